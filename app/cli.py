@@ -1,0 +1,25 @@
+"""`softmax-explainer export OUT.html [options]` and `softmax-explainer serve [panel serve options]`."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from . import export
+
+USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1] [--true-class cat]
+       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show]"""
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["export"]:
+        return export.main(argv[1:])
+    if argv[:1] == ["serve"]:
+        main_py = Path(__file__).with_name("main.py")
+        return subprocess.call([sys.executable, "-m", "panel", "serve", str(main_py), *argv[1:]])
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

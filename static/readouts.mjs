@@ -1,0 +1,78 @@
+// The readouts as HTML, from the numbers of one lesson state. app/readouts.py is its Python twin, which
+// renders the first frame; tests/browser/test_lesson.py checks that both write the same text.
+
+const LN10 = Math.LN10;
+
+export function escape_html(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function minus(s) {
+  return s.replace(/^-/, "\u2212");
+}
+
+// m×10^e from "1.23e-17"; the exponent is written out so that projectors show it large enough.
+function scientific(mantissa, exponent) {
+  return `${minus(mantissa)}×10<sup>${minus(String(exponent))}</sup>`;
+}
+
+/** A number as people read it: 3 decimals between 0.001 and 10^6, else m×10^e, and 0 exactly as 0. */
+export function fmt(x, digits = 3) {
+  if (x === 0) return "0";
+  if (Number.isNaN(x)) return "—";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "\u2212∞";
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e6) return minus(x.toFixed(digits));
+  const [m, e] = x.toExponential(2).split("e");
+  return scientific(m, Number(e));
+}
+
+/** e^u without overflow: through log10 once e^u leaves the range of a double. */
+export function fmt_exp(u) {
+  if (Math.abs(u) < 700) return fmt(Math.exp(u));
+  const l = u / LN10;
+  const e = Math.floor(l);
+  let m = (10 ** (l - e)).toFixed(2);
+  let ee = e;
+  if (m === "10.00") { m = "1.00"; ee += 1; }
+  return scientific(m, ee);
+}
+
+function row(cells, tag, cls) {
+  const attr = cls ? ` class="${cls}"` : "";
+  return `<tr${attr}>` + cells.map((c) => `<${tag}>${c}</${tag}>`).join("") + "</tr>";
+}
+
+/**
+ * Every readout's HTML for one state: s = {names, z, T, y, p, g, loss, entropy_bits, lse}, t = strings.
+ * Class names go through escape_html: a name a person typed is text, never markup.
+ */
+export function render_readouts(s, t) {
+  const K = s.z.length;
+  const names = s.names.map(escape_html);
+  const head = row([t.col_class, "z", "e<sup>z/T</sup>", t.col_prob, t.col_arrow], "th");
+  const body = s.z.map((z, k) => row(
+    [names[k], fmt(z), fmt_exp(z / s.T), fmt(s.p[k]), fmt(s.g[k])], "td", k === s.y ? "true" : ""));
+  let g_sum = 0;
+  for (const g of s.g) g_sum += g;
+  // Σ(y − p)/T is 0 in exact arithmetic; what remains is rounding in the last bits of the p_k.
+  if (Math.abs(g_sum) < 1e-9) g_sum = 0;
+  const zmax = Math.max(...s.z) / s.T;
+  const log2K = Math.log2(K);
+  const yname = names[s.y];
+  return {
+    probs: `<table>${head}${body.join("")}</table>`,
+    loss: `<span class="label">${t.loss}</span> <span class="value">${fmt(s.loss)} ${t.nats}</span>` +
+      ` <span class="aside">= ${fmt(s.loss / Math.LN2)} ${t.bits}</span>`,
+    entropy: `<span class="label">${t.entropy}</span> <span class="value">${fmt(s.entropy_bits)} ${t.bits}</span>` +
+      ` <span class="aside">≤ ${t.entropy_max} = ${fmt(log2K)} ${t.bits}</span>`,
+    lse: `<span class="label">${t.lse}</span> <span class="value">${fmt(s.lse)}</span>` +
+      ` <span class="aside">${fmt(zmax)} ≤ ${fmt(s.lse)} ≤ ${fmt(zmax + Math.log(K))}</span>`,
+    arrows: `<span class="label">${t.arrow_sum}</span> <span class="value">${fmt(g_sum)}</span>`,
+    formula: `<span class="label">${t.formula}</span> ` +
+      `p<sub>${yname}</sub> = <span class="frac"><span>e<sup>z<sub>${yname}</sub>/T</sup></span>` +
+      `<span>Σ<sub>k</sub> e<sup>z<sub>k</sub>/T</sup></span></span> = ` +
+      `<span class="frac"><span>${fmt_exp(s.z[s.y] / s.T)}</span><span>${fmt_exp(s.lse)}</span></span>` +
+      ` = <span class="value">${fmt(s.p[s.y])}</span>`,
+  };
+}

@@ -1,0 +1,130 @@
+// The JavaScript twin of core/: the same names, formulas and edge-case rules, for one row of K logits.
+// The Python core is the truth; tests/test_parity.py checks this file against it on a shared fixture.
+// Plain ES module with no imports, so the exporter can inline it into a page that has no network.
+
+const LN2 = Math.LN2;
+
+function check_logits(z) {
+  if (z.length < 1) throw new Error("logits must hold at least one class");
+  for (const v of z) {
+    if (Number.isNaN(v)) throw new Error("logits contain NaN");
+    if (v === Infinity) throw new Error("logits contain +inf");
+  }
+  if (z.every((v) => v === -Infinity)) throw new Error("every logit is -inf: no class has any probability");
+}
+
+function check_temperature(T) {
+  if (!(T > 0) || !Number.isFinite(T)) throw new Error(`temperature T must be finite and > 0, got ${T}`);
+}
+
+// max z, found without spreading the array (K may be 50,257).
+function max_of(z) {
+  let m = -Infinity;
+  for (const v of z) if (v > m) m = v;
+  return m;
+}
+
+// (z_k − max z)/T, the shifted and scaled logits: every entry ≤ 0 and the largest is exactly 0, so exp
+// never overflows, and for T → 0 the tied maxima stay at 0 while the rest go to −inf.
+function scaled_shifted(z, T) {
+  const m = max_of(z);
+  return z.map((v) => (v === m ? 0 : (v - m) / T));
+}
+
+/** logsumexp(z) = max z + log1p(Σ_{k≠argmax} e^{z_k − max z}); keeps e^−40-sized terms. */
+export function logsumexp(z) {
+  check_logits(z);
+  const m = max_of(z);
+  let rest = 0;
+  let seen_max = false;
+  for (const v of z) {
+    if (v === m && !seen_max) { seen_max = true; continue; }
+    rest += Math.exp(v - m);
+  }
+  return m + Math.log1p(rest);
+}
+
+/** softmax(z, T)_k = e^{(z_k − max z)/T} / Σ_j e^{(z_j − max z)/T}. */
+export function softmax(z, T = 1.0) {
+  check_logits(z);
+  check_temperature(T);
+  const e = scaled_shifted(z, T).map(Math.exp);
+  let s = 0;
+  for (const v of e) s += v;
+  return e.map((v) => v / s);
+}
+
+/** log_softmax(z, T)_k = u_k − logsumexp(u), u = (z − max z)/T. */
+export function log_softmax(z, T = 1.0) {
+  check_logits(z);
+  check_temperature(T);
+  const u = scaled_shifted(z, T);
+  const lse = logsumexp(u);
+  return u.map((v) => v - lse);
+}
+
+/** The smoothed one-hot target y'_k = (1 − ε)[k = y] + ε/K. */
+export function smoothed_target(y, K, label_smoothing = 0.0) {
+  if (!Number.isInteger(y) || y < 0 || y >= K) throw new Error(`target ${y} is out of range for ${K} classes`);
+  if (!(label_smoothing >= 0 && label_smoothing <= 1)) {
+    throw new Error(`label_smoothing must lie in [0, 1], got ${label_smoothing}`);
+  }
+  const t = new Array(K).fill(label_smoothing / K);
+  t[y] += 1 - label_smoothing;
+  return t;
+}
+
+/** cross_entropy(z, y; T, ε) = −Σ_k y'_k log softmax(z/T)_k, in nats; −log p_y when ε = 0. */
+export function cross_entropy(z, y, T = 1.0, label_smoothing = 0.0) {
+  const t = smoothed_target(y, z.length, label_smoothing);
+  const lp = log_softmax(z, T);
+  let loss = 0;
+  for (let k = 0; k < z.length; k++) if (t[k] !== 0) loss -= t[k] * lp[k];
+  return loss;
+}
+
+/** grad_logits(z, y; T, ε) = ∂L/∂z = (softmax(z/T) − y')/T; the arrows draw its negative. */
+export function grad_logits(z, y, T = 1.0, label_smoothing = 0.0) {
+  const t = smoothed_target(y, z.length, label_smoothing);
+  const p = softmax(z, T);
+  return p.map((v, k) => (v - t[k]) / T);
+}
+
+function check_distribution(p, name) {
+  for (const v of p) {
+    if (!(v >= 0)) throw new Error(`${name} must hold probabilities ≥ 0, got ${v}`);
+  }
+}
+
+/** entropy(p) = −Σ_k p_k log p_k (0·log 0 = 0), in nats, or in bits with base = 2. */
+export function entropy(p, base = null) {
+  check_distribution(p, "p");
+  let h = 0;
+  for (const v of p) if (v > 0) h -= v * Math.log(v);
+  return base === null ? h : h / Math.log(base);
+}
+
+/** kl_divergence(p, q) = Σ_k p_k log(p_k / q_k), +inf where q_k = 0 < p_k. */
+export function kl_divergence(p, q, base = null) {
+  check_distribution(p, "p");
+  check_distribution(q, "q");
+  if (p.length !== q.length) throw new Error(`p and q differ in length: ${p.length} and ${q.length}`);
+  let d = 0;
+  for (let k = 0; k < p.length; k++) {
+    if (p[k] === 0) continue;
+    if (q[k] === 0) return Infinity;
+    d += p[k] * Math.log(p[k] / q[k]);
+  }
+  return base === null ? d : d / Math.log(base);
+}
+
+/** softmax_jacobian(z, T)_ij = ∂p_i/∂z_j = p_i(δ_ij − p_j)/T. */
+export function softmax_jacobian(z, T = 1.0) {
+  const p = softmax(z, T);
+  return p.map((pi, i) => p.map((pj, j) => (pi * ((i === j ? 1 : 0) - pj)) / T));
+}
+
+/** nats_to_bits(x) = x / ln 2. */
+export function nats_to_bits(x) {
+  return x / LN2;
+}

@@ -1,0 +1,75 @@
+"""static/softmax.mjs, run in Chromium, equals core/ on every case of tests/parity_cases.py."""
+
+import base64
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+from tests.parity_cases import cases
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN = """async ([src, cases]) => {
+  const js = await import('data:text/javascript;base64,' + src);
+  return cases.map(([z, T, y, eps]) => ({
+    softmax: js.softmax(z, T),
+    log_softmax: js.log_softmax(z, T),
+    logsumexp: [js.logsumexp(z)],
+    cross_entropy: [js.cross_entropy(z, y, T, eps)],
+    grad_logits: js.grad_logits(z, y, T, eps),
+    entropy: [js.entropy(js.softmax(z, T)), js.entropy(js.softmax(z, T), 2)],
+    kl: [js.kl_divergence(js.softmax(z, 1), js.softmax(z, T))],
+    jacobian: js.softmax_jacobian(z, T).flat(),
+  }));
+}"""
+
+
+def python_truth(z, T, y, eps):
+    z = np.asarray(z)
+    p = core.softmax(z, T=T)
+    return {
+        "softmax": p,
+        "log_softmax": core.log_softmax(z, T=T),
+        "logsumexp": [core.logsumexp(z)],
+        "cross_entropy": [core.cross_entropy(z, y, T=T, label_smoothing=eps)],
+        "grad_logits": core.grad_logits(z, y, T=T, label_smoothing=eps),
+        "entropy": [core.entropy(p), core.entropy(p, base=2)],
+        "kl": [core.kl_divergence(core.softmax(z), p)],
+        "jacobian": core.softmax_jacobian(z, T=T).ravel(),
+    }
+
+
+def close(js, py):
+    """1e-12 relative per entry, plus 1e-15 of the vector's largest entry: (p − y)/T cancels when p ≈ y, and
+    a last-bit difference between two correct exp() implementations then dominates a near-zero entry."""
+    js, py = np.asarray(js, dtype=float), np.asarray(py, dtype=float)
+    same_inf = np.isinf(py) & (js == py)
+    finite = ~np.isinf(py)
+    scale = np.max(np.abs(py[finite]), initial=0.0)
+    ok = same_inf | (np.abs(js - py) <= 1e-12 * np.abs(py) + 1e-15 * scale)
+    return bool(np.all(ok)), js, py
+
+
+@pytest.fixture(scope="module")
+def js_results(browser):
+    page = browser.new_page()
+    src = base64.b64encode((ROOT / "static" / "softmax.mjs").read_bytes()).decode()
+    out = page.evaluate(RUN, [src, cases()])
+    page.close()
+    return out
+
+
+def test_fixture_is_large_and_extreme():
+    cs = cases()
+    assert len(cs) >= 200
+    assert min(T for _, T, _, _ in cs) <= 1e-8 and max(T for _, T, _, _ in cs) >= 1e6
+    assert any(max(z) >= 710 for z, *_ in cs) and any(-np.inf in z for z, *_ in cs)
+
+
+@pytest.mark.parametrize("i", range(len(cases())))
+def test_js_core_equals_python_core(js_results, i):
+    truth = python_truth(*cases()[i])
+    for name, want in truth.items():
+        ok, got, want = close(js_results[i][name], want)
+        assert ok, f"case {i} {cases()[i]}: {name} js={got.tolist()} python={want.tolist()}"
