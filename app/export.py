@@ -14,18 +14,35 @@ from pathlib import Path
 
 from bokeh.document import Document
 from bokeh.embed import file_html
-from bokeh.resources import INLINE
+from bokeh.resources import Resources
 
 from .document import build
 from .state import Lesson
 from .strings import TEXT, default_class_names
 
 
+class InlineOnly(Resources):
+    """Bokeh's INLINE resources without other packages' external files.
+
+    Bokeh links the `__javascript__`/`__css__` URLs of every model class imported in the process; once
+    Panel is imported that includes a CDN script (es-module-shims), which an offline page cannot load.
+    """
+
+    def __init__(self, components=None):
+        super().__init__(mode="inline", components=components)
+
+    def clone(self, *, components=None):
+        return InlineOnly(components=components if components is not None else list(self.components))
+
+    def _collect_external_resources(self, resource_attr):
+        return []
+
+
 def page_html(lesson: Lesson) -> str:
     """The whole exported page for `lesson` as a string."""
     doc = Document()
     doc.add_root(build(lesson).layout)
-    return file_html(doc, INLINE, title=TEXT[lesson.lang]["title"])
+    return file_html(doc, InlineOnly(), title=TEXT[lesson.lang]["title"])
 
 
 def write_page(lesson: Lesson, path) -> Path:

@@ -49,6 +49,12 @@ def fmt_exp(u):
     return _scientific(m, e)
 
 
+def _fmt_loss(x, unit):
+    """The loss with three decimals, and its exact size beside it when that rounds to 0.000."""
+    tiny = f' <span class="aside">({fmt(x)})</span>' if 0 < x < 5e-4 else ""
+    return f"{_minus(f'{x:.3f}')} {unit}{tiny}"
+
+
 def _row(cells, tag, cls=""):
     attr = f' class="{cls}"' if cls else ""
     return f"<tr{attr}>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
@@ -72,8 +78,9 @@ def render_readouts(s, t):
     loss, lse = s["loss"], s["lse"]
     return {
         "probs": f"<table>{head}{body}</table>",
-        "loss": f'<span class="label">{t["loss"]}</span> <span class="value">{fmt(loss)} {t["nats"]}</span>'
-                f' <span class="aside">= {fmt(loss / math.log(2))} {t["bits"]}</span>',
+        "loss": f'<span class="label">{t["loss"]}</span>'
+                f' <span class="value">{_fmt_loss(loss, t["nats"])}</span>'
+                f' <span class="aside">= {_fmt_loss(loss / math.log(2), t["bits"])}</span>',
         "entropy": f'<span class="label">{t["entropy"]}</span>'
                    f' <span class="value">{fmt(s["entropy_bits"])} {t["bits"]}</span>'
                    f' <span class="aside">≤ {t["entropy_max"]} = {fmt(math.log2(K))} {t["bits"]}</span>',

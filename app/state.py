@@ -80,6 +80,8 @@ class Lesson(param.Parameterized):
         if len(self.initial_logits) != K or len(self.logits) != K:
             raise ValueError(
                 f"{K} class names but {len(self.initial_logits)} initial logits and {len(self.logits)} logits")
+        if len(set(self.class_names)) != K:
+            raise ValueError(f"class names must differ from each other, got {self.class_names}")
         if self.true_class >= K:
             raise ValueError(f"true_class {self.true_class} is out of range for {K} classes")
 

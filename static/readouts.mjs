@@ -38,6 +38,13 @@ export function fmt_exp(u) {
   return scientific(m, ee);
 }
 
+// The loss always with three decimals, so a learner can compare it at a glance, and its exact size beside
+// it when that rounds to 0.000: the loss never reaches 0 for finite logits.
+function fmt_loss(x, unit) {
+  const tiny = x > 0 && x < 5e-4 ? ` <span class="aside">(${fmt(x)})</span>` : "";
+  return `${minus(x.toFixed(3))} ${unit}${tiny}`;
+}
+
 function row(cells, tag, cls) {
   const attr = cls ? ` class="${cls}"` : "";
   return `<tr${attr}>` + cells.map((c) => `<${tag}>${c}</${tag}>`).join("") + "</tr>";
@@ -62,8 +69,8 @@ export function render_readouts(s, t) {
   const yname = names[s.y];
   return {
     probs: `<table>${head}${body.join("")}</table>`,
-    loss: `<span class="label">${t.loss}</span> <span class="value">${fmt(s.loss)} ${t.nats}</span>` +
-      ` <span class="aside">= ${fmt(s.loss / Math.LN2)} ${t.bits}</span>`,
+    loss: `<span class="label">${t.loss}</span> <span class="value">${fmt_loss(s.loss, t.nats)}</span>` +
+      ` <span class="aside">= ${fmt_loss(s.loss / Math.LN2, t.bits)}</span>`,
     entropy: `<span class="label">${t.entropy}</span> <span class="value">${fmt(s.entropy_bits)} ${t.bits}</span>` +
       ` <span class="aside">≤ ${t.entropy_max} = ${fmt(log2K)} ${t.bits}</span>`,
     lse: `<span class="label">${t.lse}</span> <span class="value">${fmt(s.lse)}</span>` +

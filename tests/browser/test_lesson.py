@@ -1,0 +1,228 @@
+"""The lesson, as a learner lives it, in the served app and in the exported file alike.
+
+Every figure's data is read back from the page and compared with the Python core (the truth) to 1e-9.
+"""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+import core
+from app.readouts import fmt
+from tests.browser import lessonpage as lp
+
+DEFAULT_Z = [2.0, 1.0, 0.1]
+
+
+@pytest.fixture(params=["served", "exported"])
+def page(request, new_page):
+    """A fresh page of the explainer; exported pages run with every non-file request blocked."""
+    if request.param == "served":
+        url, sessions = request.getfixturevalue("served")
+        p = new_page()
+        p.pg.goto(url)
+        p.session = lambda: sessions[-1]
+    else:
+        p = new_page(block_network=True)
+        p.pg.goto(request.getfixturevalue("exported").as_uri())
+        p.session = None
+    lp.wait_ready(p.pg)
+    yield p
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+
+
+def shown(pg):
+    """(z, T, y, p, g) as the page holds them."""
+    settings = lp.data(pg, "settings")
+    return (np.array(lp.data(pg, "logits")["z"], dtype=float), float(settings["T"][0]), int(settings["y"][0]),
+            np.array(lp.data(pg, "probs")["p"]), np.array(lp.data(pg, "neg_grad")["g"]))
+
+
+def plain(html):
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def assert_consistent(pg):
+    """Bars, arrows and the loss readout equal the Python core on the logits and settings the page shows."""
+    z, T, y, p, g = shown(pg)
+    want_p = core.softmax(z, T=T)
+    np.testing.assert_allclose(p, want_p, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(g, -core.grad_logits(z, y, T=T), rtol=1e-9, atol=1e-12)
+    loss = float(core.cross_entropy(z, y, T=T))
+    text = lp.text(pg, "readout-loss")
+    assert f"{loss:.3f} nats" in text, (loss, text)
+    assert f"{loss / math.log(2):.3f} bits" in text
+    entropy = lp.text(pg, "readout-entropy")
+    assert f"{plain(fmt(float(core.entropy(want_p, base=2))))} bits" in entropy
+    assert f"{math.log2(len(z)):.3f}" in entropy
+    for key in ("readout-loss", "readout-entropy", "readout-lse", "readout-arrows", "readout-probs"):
+        assert "NaN" not in lp.text(pg, key) and "undefined" not in lp.text(pg, key)
+    return z, T, y, p, g
+
+
+def test_contract_names_exist(page):
+    for name in ("logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset",
+                 "readout-loss", "readout-entropy"):
+        assert lp.exists(page.pg, name), name
+
+
+def test_first_frame_is_the_spec_lesson(page):
+    z, T, y, p, g = assert_consistent(page.pg)
+    assert z.tolist() == DEFAULT_Z and T == 1.0 and y == 0
+    # SPEC.md reference values at the default state.
+    np.testing.assert_allclose(p, [0.659, 0.242, 0.099], atol=5e-4)
+    assert "0.417 nats" in lp.text(page.pg, "readout-loss")
+    assert "2.000 ≤ 2.417 ≤ 3.099" in lp.text(page.pg, "readout-lse")
+    assert "1.585 bits" in lp.text(page.pg, "readout-entropy")
+    formula = lp.text(page.pg, "readout-formula")
+    # e^2 + e^1 + e^0.1 = 11.2125…: the SPEC's "≈ 11.212" truncates, three decimals round to 11.213.
+    assert "7.389" in formula and "11.213" in formula and "0.659" in formula
+    assert abs(g.sum()) < 1e-15
+
+
+def test_drag_moves_one_logit_and_everything_follows(page):
+    z0 = shown(page.pg)[0]
+    lp.drag(page.pg, 0, 90)
+    z1, *_ = assert_consistent(page.pg)
+    assert z1[0] < z0[0] - 0.5
+    assert z1[1:].tolist() == z0[1:].tolist()
+    assert lp.text(page.pg, "readout-arrows").endswith(" 0")
+
+
+def test_readouts_follow_every_frame_of_a_drag(page):
+    """Mid-gesture, before the mouse is released, the bars already show softmax of the moving point."""
+    pg = page.pg
+    x, y = lp.point_xy(pg, 1)
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    seen = []
+    for i in range(1, 6):
+        pg.mouse.move(x, y - 12 * i)
+        pg.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        z, T, yc, p, g = assert_consistent(pg)
+        seen.append(z[1])
+    pg.mouse.up()
+    assert all(b > a for a, b in zip(seen, seen[1:], strict=False)), seen
+
+
+def test_add_one_moves_every_logit_and_changes_no_probability(page):
+    lp.drag(page.pg, 2, -60)
+    z1, _, _, p1, g1 = shown(page.pg)
+    lp.click(page.pg, "add_one")
+    page.pg.wait_for_function(f"() => ({lp.FIND})('logits').data.z[0] !== {z1[0]}")
+    z2, _, _, p2, g2 = assert_consistent(page.pg)
+    np.testing.assert_allclose(z2 - z1, 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(p2, p1, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(g2, g1, rtol=1e-12, atol=1e-15)
+
+
+def test_temperature_slider_reaches_both_ends(page):
+    pg = page.pg
+    handle = pg.locator(".noUi-handle").first
+    box = handle.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for target, check in ((cx + 600, lambda T: T >= 10), (cx - 600, lambda T: T <= 0.05)):
+        pg.mouse.move(cx, cy)
+        pg.mouse.down()
+        pg.mouse.move(target, cy, steps=12)
+        pg.mouse.up()
+        pg.wait_for_timeout(200)
+        _, T, _, p, _ = assert_consistent(pg)
+        assert check(T), T
+        cx = target
+        box = handle.bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # At T = 0.01 softmax is argmax: the largest logit (cat) takes everything.
+    np.testing.assert_allclose(p, [1.0, 0.0, 0.0], atol=1e-12)
+
+
+def test_temperature_set_from_script_acts_like_the_slider(page):
+    for end, check in (("end", lambda T: T == 100.0), ("start", lambda T: T == 0.01)):
+        page.pg.evaluate(f"() => {{ const m = ({lp.FIND})('temperature'); m.value = m.{end}; }}")
+        page.pg.wait_for_timeout(100)
+        _, T, _, _, _ = assert_consistent(page.pg)
+        assert check(round(T, 12)), T
+
+
+def test_true_class_picker(page):
+    page.pg.locator("select").select_option(label="bird")
+    page.pg.wait_for_timeout(150)
+    z, T, y, p, g = assert_consistent(page.pg)
+    assert y == 2
+    assert g[2] > 0 and g[0] < 0 and g[1] < 0
+    assert "p bird" in lp.text(page.pg, "readout-formula").replace("pbird", "p bird")
+
+
+def test_reset_returns_to_the_initial_logits(page):
+    lp.drag(page.pg, 1, 120)
+    lp.click(page.pg, "add_one")
+    lp.click(page.pg, "reset")
+    page.pg.wait_for_timeout(200)
+    z, *_ = assert_consistent(page.pg)
+    assert z.tolist() == DEFAULT_Z
+
+
+def test_dragging_far_beyond_the_axis_clamps(page):
+    pg = page.pg
+    for k, dy in ((0, -3000), (1, 3000), (2, -3000)):
+        lp.drag(pg, k, dy, steps=40)
+        z, *_ = assert_consistent(pg)
+        start, end = pg.evaluate(f"() => {{ const v = ({lp.VIEWS})().find(v => v.model && v.model.name === "
+                                 "'logit_figure'); return [v.model.y_range.start, v.model.y_range.end]; }")
+        assert start < z.min() and z.max() < end, (z, start, end)
+    assert np.all(np.isfinite(z))
+
+
+def test_rapid_clicking_stays_exact(page):
+    pg = page.pg
+    p0 = shown(pg)[3]
+    for _ in range(25):
+        lp.click(pg, "add_one")
+    pg.wait_for_timeout(300)
+    z, _, _, p, _ = assert_consistent(pg)
+    np.testing.assert_allclose(z, np.array(DEFAULT_Z) + 25, atol=1e-9)
+    np.testing.assert_allclose(p, p0, rtol=1e-12)
+    start, end = pg.evaluate(f"() => {{ const v = ({lp.VIEWS})().find(v => v.model && v.model.name === "
+                             "'logit_figure'); return [v.model.y_range.start, v.model.y_range.end]; }")
+    assert start < z.min() and z.max() < end
+    for _ in range(10):
+        lp.click(pg, "reset")
+    pg.wait_for_timeout(200)
+    assert shown(pg)[0].tolist() == DEFAULT_Z
+
+
+def test_first_frame_readouts_equal_the_browser_renderer(page):
+    """app/readouts.py draws the first frame, static/readouts.mjs every later one: same HTML, same state."""
+    keys = ("readout-loss", "readout-entropy", "readout-lse", "readout-arrows", "readout-probs",
+            "readout-formula")
+    first = {k: lp.html(page.pg, k) for k in keys}
+    lp.set_value(page.pg, "true_class", "1")
+    lp.set_value(page.pg, "true_class", "0")
+    page.pg.wait_for_timeout(100)
+    assert {k: lp.html(page.pg, k) for k in keys} == first
+
+
+def test_python_state_equals_the_page_after_a_gesture(request, new_page):
+    """Served: the Python lesson receives each gesture and agrees with what the browser shows."""
+    url, sessions = request.getfixturevalue("served")
+    p = new_page()
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    lesson = sessions[-1].lesson
+    lp.drag(p.pg, 0, 70)
+    lp.set_value(p.pg, "true_class", "1")
+    lp.set_value(p.pg, "temperature", math.log10(0.5))
+    p.pg.wait_for_timeout(400)
+    z, T, y, prob, g = shown(p.pg)
+    assert lesson.logits == z.tolist()
+    assert lesson.true_class == y == 1
+    assert lesson.T == pytest.approx(T, rel=1e-12)
+    np.testing.assert_allclose(lesson.probabilities(), prob, rtol=1e-9)
+    np.testing.assert_allclose(lesson.neg_grad(), g, rtol=1e-9, atol=1e-12)
+    lp.click(p.pg, "add_one")
+    p.pg.wait_for_timeout(400)
+    assert lesson.logits == (z + 1).tolist()
+    assert p.errors == []
