@@ -83,11 +83,29 @@ export function cross_entropy(z, y, T = 1.0, label_smoothing = 0.0) {
   return loss;
 }
 
-/** grad_logits(z, y; T, ε) = ∂L/∂z = (softmax(z/T) − y')/T; the arrows draw its negative. */
+/**
+ * grad_logits(z, y; T, ε) = ∂L/∂z = (softmax(z/T) − y')/T; the arrows draw its negative.
+ * The target entry is −Σ_{k≠y} p_k rather than p_y − 1, so a confident, correct prediction keeps its tiny
+ * exact push instead of 0, and the entries sum to 0.
+ */
 export function grad_logits(z, y, T = 1.0, label_smoothing = 0.0) {
-  const t = smoothed_target(y, z.length, label_smoothing);
+  const K = z.length;
+  smoothed_target(y, K, label_smoothing);
   const p = softmax(z, T);
-  return p.map((v, k) => (v - t[k]) / T);
+  const g = p.slice();
+  g[y] = 0;
+  let others = 0;
+  for (const v of g) others += v;
+  g[y] = -others;
+  const eps = label_smoothing;
+  for (let k = 0; k < K; k++) g[k] *= 1 - eps;
+  if (eps) {
+    const a = eps / K;
+    let a_sum = 0;
+    for (let k = 0; k < K; k++) a_sum += a;
+    for (let k = 0; k < K; k++) g[k] += p[k] * a_sum - a;
+  }
+  return g.map((v) => v / T);
 }
 
 function check_distribution(p, name) {
@@ -100,28 +118,35 @@ function check_distribution(p, name) {
 export function entropy(p, base = null) {
   check_distribution(p, "p");
   let h = 0;
-  for (const v of p) if (v > 0) h -= v * Math.log(v);
-  return base === null ? h : h / Math.log(base);
+  for (const v of p) if (v > 0) h += v * Math.log(v);
+  return -h / (base === null ? 1 : Math.log(base)) + 0;
 }
 
-/** kl_divergence(p, q) = Σ_k p_k log(p_k / q_k), +inf where q_k = 0 < p_k. */
+/** kl_divergence(p, q) = Σ_k p_k (log p_k − log q_k), +inf where q_k = 0 < p_k (no p/q overflow). */
 export function kl_divergence(p, q, base = null) {
   check_distribution(p, "p");
   check_distribution(q, "q");
   if (p.length !== q.length) throw new Error(`p and q differ in length: ${p.length} and ${q.length}`);
   let d = 0;
   for (let k = 0; k < p.length; k++) {
-    if (p[k] === 0) continue;
-    if (q[k] === 0) return Infinity;
-    d += p[k] * Math.log(p[k] / q[k]);
+    if (p[k] > 0) d += p[k] * (Math.log(p[k]) - Math.log(q[k]));
   }
-  return base === null ? d : d / Math.log(base);
+  return d / (base === null ? 1 : Math.log(base)) + 0;
 }
 
-/** softmax_jacobian(z, T)_ij = ∂p_i/∂z_j = p_i(δ_ij − p_j)/T. */
+/**
+ * softmax_jacobian(z, T)_ij = ∂p_i/∂z_j = p_i(δ_ij − p_j)/T. The diagonal p_i(1 − p_i) is computed as
+ * minus the row's off-diagonal sum, so it keeps its tiny value where p_i rounds to 1.
+ */
 export function softmax_jacobian(z, T = 1.0) {
   const p = softmax(z, T);
-  return p.map((pi, i) => p.map((pj, j) => (pi * ((i === j ? 1 : 0) - pj)) / T));
+  return p.map((pi, i) => {
+    const r = p.map((pj, j) => (i === j ? 0 : pi * -pj));
+    let s = 0;
+    for (const v of r) s += v;
+    r[i] = -s;
+    return r.map((v) => v / T);
+  });
 }
 
 /** nats_to_bits(x) = x / ln 2. */
