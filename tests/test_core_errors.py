@@ -78,7 +78,9 @@ def test_index_target_shape_does_not_fit():
 
 
 def test_probability_target_shape_does_not_fit():
-    with pytest.raises(ValueError, match="a float target holds class probabilities and needs the logits' shape"):
+    with pytest.raises(
+        ValueError, match="a float target holds class probabilities and needs the logits' shape"
+    ):
         core.cross_entropy(np.zeros((2, 3)), [0.0, 1.0])
 
 

@@ -132,3 +132,12 @@ def test_large_vocabulary_batch_matches_float64():
     np.testing.assert_allclose(core.softmax(z), core.softmax(z64), rtol=2e-6, atol=1e-12)
     np.testing.assert_allclose(core.logsumexp(z), core.logsumexp(z64), rtol=1e-6)
     np.testing.assert_allclose(core.cross_entropy(z, t), core.cross_entropy(z64, t), rtol=1e-6)
+
+
+def test_float32_results_beyond_float32_range_round_to_inf_quietly():
+    # Regression: T = 1e-300 is worked in float64; casting a loss of 1e300 back to float32 warned.
+    z = np.array([1.0, 2.0], dtype=np.float32)
+    np.testing.assert_array_equal(core.log_softmax(z, T=1e-300), np.array([-np.inf, 0.0], dtype=np.float32))
+    assert core.cross_entropy(z, 0, T=1e-300) == np.float32(np.inf)
+    assert core.cross_entropy(z, np.array(0), T=1e-300, reduction="none") == np.float32(np.inf)
+    np.testing.assert_array_equal(core.grad_logits(z, 0, T=1e-300), np.array([-np.inf, np.inf], np.float32))

@@ -98,4 +98,6 @@ def test_jacobian_chained_with_dl_dp_is_the_gradient():
     z, T = np.array([2.0, 1.0, 0.1]), 1.5
     p = core.softmax(z, T=T)
     dl_dp = -np.eye(3)[0] / p
-    np.testing.assert_allclose(core.softmax_jacobian(z, T=T).T @ dl_dp, core.grad_logits(z, 0, T=T), rtol=1e-14)
+    np.testing.assert_allclose(
+        core.softmax_jacobian(z, T=T).T @ dl_dp, core.grad_logits(z, 0, T=T), rtol=1e-14
+    )

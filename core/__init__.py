@@ -1,0 +1,31 @@
+"""core: the maths of the softmax / cross-entropy explainer, in pure NumPy.
+
+Read in this order: `softmax` (softmax, log_softmax, logsumexp), `cross_entropy` (the loss and its gradient),
+`jacobian`, `information` (entropy, KL, perplexity, units), `label_smoothing`. `_shift` holds the stable
+max-shift kernel they share and `_validate` the input checks. The class axis is last; any leading shape is
+a batch. float32 stays float32; everything else becomes float64.
+"""
+
+from core.cross_entropy import cross_entropy, grad_logits
+from core.information import bits_to_nats, entropy, kl_divergence, nats_to_bits, perplexity, uniform_loss
+from core.jacobian import softmax_jacobian
+from core.label_smoothing import label_smoothing_floor, label_smoothing_optimal_gap, smoothed_target
+from core.softmax import log_softmax, logsumexp, softmax
+
+__all__ = [
+    "bits_to_nats",
+    "cross_entropy",
+    "entropy",
+    "grad_logits",
+    "kl_divergence",
+    "label_smoothing_floor",
+    "label_smoothing_optimal_gap",
+    "log_softmax",
+    "logsumexp",
+    "nats_to_bits",
+    "perplexity",
+    "smoothed_target",
+    "softmax",
+    "softmax_jacobian",
+    "uniform_loss",
+]

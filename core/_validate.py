@@ -1,0 +1,76 @@
+"""Input checks shared by every public function: each bad input becomes a ValueError that names it.
+
+The checks are kept to a few cheap scalar tests because the app calls `core` on every drag. Checks that
+need a pass over the logits (NaN, +inf, a row of all -inf) are not here: the row maximum the stable
+kernel computes anyway reveals all three for free (see `core._shift.check_row_max`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+def float_array(x: ArrayLike, name: str) -> NDArray[np.floating]:
+    """`x` as an array of float32 (kept) or float64 (everything else real: ints, bools, lists, float16)."""
+    a = np.asarray(x)
+    if a.dtype == np.float64 or a.dtype == np.float32:
+        return a
+    if a.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be real numbers, got dtype {a.dtype}")
+    return a.astype(np.float64)
+
+
+def logits(z: ArrayLike) -> NDArray[np.floating]:
+    """Logits with a non-empty class axis last (NaN and +inf are caught later, by the row maximum)."""
+    a = float_array(z, "logits")
+    if a.ndim == 0:
+        raise ValueError("logits need a class axis: got a scalar, expected shape (..., K)")
+    if a.shape[-1] == 0:
+        raise ValueError(f"logits need at least one class: got shape {a.shape}")
+    return a
+
+
+def temperature(T: float) -> float:
+    """T as a Python float, which must be finite and > 0 (T = 0 is argmax: take the limit, not the value)."""
+    t = float(T)
+    if not 0.0 < t < math.inf:
+        raise ValueError(f"temperature T must be a finite number > 0, got {T!r}")
+    return t
+
+
+def fraction(eps: float, name: str) -> float:
+    """A mixing weight such as label smoothing, which must lie in [0, 1] (NaN fails the comparison)."""
+    e = float(eps)
+    if not 0.0 <= e <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {eps!r}")
+    return e
+
+
+def class_count(K: int) -> int:
+    """The number of classes, a positive integer."""
+    if isinstance(K, bool) or not isinstance(K, int | np.integer) or K < 1:
+        raise ValueError(f"the number of classes K must be an integer >= 1, got {K!r}")
+    return int(K)
+
+
+def probabilities(p: ArrayLike, name: str) -> NDArray[np.floating]:
+    """Non-negative finite numbers on a class axis; rows are used as given (not renormalised)."""
+    a = float_array(p, name)
+    if a.ndim == 0:
+        raise ValueError(f"{name} needs a class axis: got a scalar, expected shape (..., K)")
+    if not (np.isfinite(a).all() and (a >= 0).all()):
+        raise ValueError(f"{name} must hold probabilities: every entry finite and >= 0 (no NaN, no inf)")
+    return a
+
+
+def log_base(base: float | None) -> float:
+    """ln(base), the divisor that turns nats into the requested unit (1 for nats, ln 2 for bits)."""
+    if base is None:
+        return 1.0
+    b = float(base)
+    if not (0.0 < b < math.inf and b != 1.0):
+        raise ValueError(f"base must be a finite number > 0 other than 1, got {base!r}")
+    return math.log(b)

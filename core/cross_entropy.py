@@ -1,0 +1,231 @@
+"""Cross-entropy loss with PyTorch's semantics, and its exact gradient with respect to the logits."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from core import _shift, _validate
+from core.softmax import softmax
+
+Reduction = Literal["mean", "sum", "none"]
+
+
+def cross_entropy(
+    logits: ArrayLike,
+    target: ArrayLike,
+    *,
+    T: float = 1.0,
+    weight: ArrayLike | None = None,
+    ignore_index: int = -100,
+    reduction: Reduction = "mean",
+    label_smoothing: float = 0.0,
+) -> NDArray[np.floating] | np.floating:
+    """Cross-entropy of logits (class axis last) against class indices or class probabilities, in nats.
+
+    With p = softmax(z/T), smoothed target y' = (1 − ε)·y + ε/K (y one-hot for an index target) and class
+    weights w, each row's loss is  L = −Σ_k w_k y'_k log p_k;  for an index target y and ε = 0 that is
+    −w_y log p_y = w_y (logsumexp(z/T) − z_y/T). Exactly ``torch.nn.functional.cross_entropy(z / T, ...)``:
+
+    - index targets (integers, shape ``logits.shape[:-1]``): rows whose target equals `ignore_index` give 0
+      and leave the mean's denominator; 'mean' divides by Σ w_y over the counted rows (their count
+      without weights). Smoothing with weights adds (ε/K)·Σ_k w_k (−log p_k), as PyTorch does.
+    - probability targets (floats, the logits' shape; rows need not sum to 1): `ignore_index` does not
+      apply and 'mean' divides by the number of rows N, weighted or not.
+    - 'mean' over zero counted weight (every target ignored, an empty batch) is nan, as in PyTorch.
+    - One deliberate difference: a target or weight of 0 on a class whose logit is −inf contributes
+      0·log 0 = 0, where PyTorch returns nan.
+
+    Stable: computed as logsumexp − z_y without forming log p; see `logsumexp` and `softmax`.
+
+    Reference: PyTorch documentation of ``torch.nn.CrossEntropyLoss``; Goodfellow, Bengio & Courville,
+    *Deep Learning* (2016), §5.5 and §6.2.2.3; Szegedy et al., "Rethinking the Inception Architecture",
+    CVPR 2016 (label smoothing).
+
+    >>> round(float(cross_entropy([2.0, 1.0, 0.1], 0)), 3)
+    0.417
+    >>> cross_entropy([[2.0, 1.0, 0.1], [0.0, 0.0, 0.0]], [0, -100], reduction="none").round(3)
+    array([0.417, 0.   ])
+    """
+    x = _validate.logits(logits)
+    t = _validate.temperature(T)
+    eps = _validate.fraction(label_smoothing, "label_smoothing")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+    K = x.shape[-1]
+    w = _weights(weight, K)
+    index, y = _targets(target, x, ignore_index)
+    r, lead = _shift.rows(x, t)
+    if index is not None:
+        valid = (index != ignore_index).reshape(-1)
+        rows_loss, denominator = _index_loss(r, t, np.where(valid, index.reshape(-1), 0), valid, w, eps)
+    else:
+        rows_loss, denominator = _probability_loss(r, t, y.reshape(r.shape), w, eps), len(r)
+    with np.errstate(over="ignore"):  # a float32 loss beyond 3.4e38 (T ≈ 1e-300) rounds to inf
+        if reduction == "none":
+            return rows_loss.reshape(lead).astype(x.dtype)
+        total = rows_loss.sum()
+        if reduction == "sum":
+            return x.dtype.type(total)
+        return x.dtype.type(total / denominator if denominator else np.nan)
+
+
+def grad_logits(
+    logits: ArrayLike,
+    target: ArrayLike,
+    *,
+    T: float = 1.0,
+    weight: ArrayLike | None = None,
+    ignore_index: int = -100,
+    label_smoothing: float = 0.0,
+) -> NDArray[np.floating]:
+    """Gradient of each row's cross-entropy (reduction 'none') with respect to that row's logits.
+
+    With c_k = w_k y'_k (see `cross_entropy`) the row loss is −Σ_k c_k log p_k, p = softmax(z/T), and
+    ∂L/∂z = (p·Σ_k c_k − c)/T, which is the familiar (p − y')/T without weights. Rows with
+    target == ignore_index get 0. The result has the logits' shape.
+
+    Accurate: for index targets the target entry is −Σ_{k ≠ y} p_k rather than p_y − 1, so a confident,
+    correct prediction gets its tiny exact push instead of 0, and the row sums to 0 (without weights).
+
+    Reference: Goodfellow, Bengio & Courville, *Deep Learning* (2016), §6.2.2.3; Bishop, *Pattern
+    Recognition and Machine Learning* (2006), §4.3.4.
+
+    >>> grad_logits([2.0, 1.0, 0.1], 0).round(3)
+    array([-0.341,  0.242,  0.099])
+    """
+    x = _validate.logits(logits)
+    t = _validate.temperature(T)
+    eps = _validate.fraction(label_smoothing, "label_smoothing")
+    K = x.shape[-1]
+    w = _weights(weight, K)
+    index, y = _targets(target, x, ignore_index)
+    # float64 so that dividing by an extreme T cannot make 0/0 in float32 (T = 1e-300 rounds to 0 there).
+    p = softmax(x, t).reshape(-1, K).astype(np.float64, copy=False)
+    if index is not None:
+        valid = (index != ignore_index).reshape(-1)
+        ti = np.where(valid, index.reshape(-1), 0)
+        rows = np.arange(len(p))
+        g = p.copy()
+        g[rows, ti] = 0
+        g[rows, ti] = -g.sum(axis=1)  # p_y − 1 as −Σ_{k≠y} p_k: exact even where p_y rounds to 1
+        g *= (1 - eps) * (1.0 if w is None else w[ti][:, None])
+        if eps:
+            a = (eps / K) * (np.ones(K) if w is None else w)
+            g += p * a.sum() - a
+        g[~valid] = 0
+    else:
+        c = _coefficients(y.reshape(p.shape), w, eps)
+        g = p * c.sum(axis=1, keepdims=True) - c
+    g /= t
+    with np.errstate(over="ignore"):  # beyond float32's range (T ≈ 1e-300) the float32 answer is ±inf
+        return g.reshape(x.shape).astype(x.dtype)
+
+
+def _weights(weight: ArrayLike | None, K: int) -> NDArray[np.float64] | None:
+    if weight is None:
+        return None
+    w = _validate.float_array(weight, "weight").astype(np.float64)
+    if w.shape != (K,):
+        raise ValueError(f"weight must have one entry per class, shape ({K},), got shape {w.shape}")
+    if not (np.isfinite(w).all() and (w >= 0).all()):
+        raise ValueError("weight must hold finite class weights >= 0")
+    return w
+
+
+def _targets(
+    target: ArrayLike, x: NDArray[np.floating], ignore_index: int
+) -> tuple[NDArray[np.integer], None] | tuple[None, NDArray[np.floating]]:
+    """(class indices, None) or (None, class probabilities), decided by the target's dtype as in PyTorch."""
+    y = np.asarray(target)
+    K = x.shape[-1]
+    if y.dtype.kind in "iu":
+        if y.shape != x.shape[:-1]:
+            raise ValueError(
+                f"target shape {y.shape} does not fit logits shape {x.shape}: class indices need shape "
+                f"{x.shape[:-1]}, probabilities shape {x.shape}"
+            )
+        bad = (y != ignore_index) & ((y < 0) | (y >= K))
+        if bad.any():
+            raise ValueError(
+                f"target class index {y[bad].flat[0]} is out of range [0, {K}) "
+                f"(ignore_index={ignore_index} is also allowed)"
+            )
+        return y, None
+    if y.dtype.kind != "f":
+        raise ValueError(f"target must be integer class indices or float probabilities, got dtype {y.dtype}")
+    if y.shape != x.shape:
+        raise ValueError(
+            f"target shape {y.shape} does not fit logits shape {x.shape}: a float target holds class "
+            f"probabilities and needs the logits' shape (pass integers for class indices)"
+        )
+    return None, _validate.probabilities(y, "probability target")
+
+
+def _coefficients(y: NDArray[np.floating], w: NDArray[np.float64] | None, eps: float) -> NDArray[np.float64]:
+    """c = w ⊙ ((1 − ε)·y + ε/K): each class's share of the row loss −Σ_k c_k log p_k."""
+    c = (1 - eps) * y.astype(np.float64) + eps / y.shape[-1]
+    return c if w is None else c * w
+
+
+def _dot_rows(u: NDArray[np.floating], c: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Σ_k c_k u_k per row, reading 0·(−inf) as 0: a class with no target mass costs nothing (0·log 0 = 0)."""
+    prod = np.zeros(u.shape)
+    np.multiply(c, u, out=prod, where=c != 0)
+    return prod.sum(axis=1)
+
+
+def _index_loss(
+    r: NDArray[np.floating],
+    T: float,
+    ti: NDArray[np.integer],
+    valid: NDArray[np.bool_],
+    w: NDArray[np.float64] | None,
+    eps: float,
+) -> tuple[NDArray[np.float64], float]:
+    """Row losses and the mean's denominator for class-index targets `ti` (ignored rows hold a dummy 0)."""
+    K = r.shape[1]
+    # The smoothing term (ε/K)·Σ_k w_k (lse − u_k), with ε/K folded into the weights before summing so
+    # that Σ_k w_k u_k cannot overflow where a single term would not.
+    a = None if not eps else (eps / K) * (np.ones(K) if w is None else w)
+    nll = np.empty(len(r))
+    smooth = np.empty(len(r) if eps else 0)
+    u_buf = _shift.scratch(r)
+    with np.errstate(over="ignore"):
+        for b in _shift.blocks(r):
+            zb = r[b]
+            u = u_buf[: len(zb)]
+            idx, _ = _shift.shift_argmax(zb, T, u)
+            u_y = u[np.arange(len(u)), ti[b]].astype(np.float64)
+            au = None if a is None else _dot_rows(u, a)
+            np.exp(u, out=u)
+            lse = _shift.log1p_others(u, idx)
+            nll[b] = lse - u_y
+            if a is not None:
+                smooth[b] = a.sum() * lse - au
+    w_y = None if w is None else w[ti]
+    loss = nll if w_y is None else w_y * nll
+    if eps:
+        loss = (1 - eps) * loss + smooth
+    loss[~valid] = 0
+    return loss, float(valid.sum() if w_y is None else w_y[valid].sum())
+
+
+def _probability_loss(
+    r: NDArray[np.floating], T: float, y: NDArray[np.floating], w: NDArray[np.float64] | None, eps: float
+) -> NDArray[np.float64]:
+    """Row losses Σ_k c_k (lse − u_k) = C·lse − Σ_k c_k u_k for probability targets `y` (rows of r)."""
+    loss = np.empty(len(r))
+    u_buf = _shift.scratch(r)
+    with np.errstate(over="ignore"):
+        for b in _shift.blocks(r):
+            zb = r[b]
+            u = u_buf[: len(zb)]
+            idx, _ = _shift.shift_argmax(zb, T, u)
+            c = _coefficients(y[b], w, eps)
+            cu = _dot_rows(u, c)
+            np.exp(u, out=u)
+            loss[b] = c.sum(axis=1) * _shift.log1p_others(u, idx) - cu
+    return loss
