@@ -6,7 +6,8 @@ from pathlib import Path
 
 from . import export
 
-USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1] [--true-class cat]
+USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1]
+                                             [--true-class cat] [--lang en|ko]
        softmax-explainer serve [options for panel serve, e.g. --port 5006 --show]"""
 
 

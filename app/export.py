@@ -98,7 +98,8 @@ def lesson_from_args(args) -> Lesson:
     elif args.true_class.isdigit() and int(args.true_class) < len(names):
         y = int(args.true_class)
     else:
-        raise ValueError(f"unknown true class {args.true_class!r}: pick one of {', '.join(names)} or 0..{len(names) - 1}")
+        choices = f"{', '.join(names)} or 0..{len(names) - 1}"
+        raise ValueError(f"unknown true class {args.true_class!r}: pick one of {choices}")
     return Lesson(initial_logits=logits, class_names=names, T=args.temperature, true_class=y, lang=args.lang)
 
 

@@ -48,11 +48,24 @@ function fit_window(a, z) {
   }
 }
 
+// Bokeh's Div lays out the whole page again whenever its text changes (MarkupView.rerender walks up to the
+// root): 40 ms on every drag frame. The readouts have fixed sizes, so set the model's text silently and
+// write the same HTML into the view's element; the layout cannot change.
+function show(div, html, index) {
+  if (div.text === html) return;
+  const view = index?.find_one(div);
+  if (view?.markup_el) {
+    div.setv({ text: html }, { silent: true });
+    view.markup_el.innerHTML = html;
+  } else {
+    div.text = html;
+  }
+}
+
 function recompute(a, status = "") {
   const z = Array.from(a.logits.data.z);
   const T = temperature(a);
   const y = true_class(a);
-  const K = z.length;
   const x = z.map((_, k) => k);
   const p = softmax(z, T);
   const g = grad_logits(z, y, T).map((v) => -v);
@@ -77,10 +90,8 @@ function recompute(a, status = "") {
   a.labels.data = { x, z, text: z.map((v) => v.toFixed(2)) };
   const html = render_readouts(state, a.t);
   for (const [key, div] of Object.entries(a.divs)) {
-    if (key in html) div.text = html[key];
+    show(div, key in html ? html[key] : status, a.index);
   }
-  a.divs.status.text = status;
-  return K;
 }
 
 function set_logits(a, z) {
@@ -111,7 +122,7 @@ const ACTIONS = {
   add_one(a) {
     const z = Array.from(a.logits.data.z, (v) => v + 1);
     if (Math.max(...z) > a.limit) {
-      a.divs.status.text = a.t.at_limit.replace("{limit}", String(a.limit));
+      show(a.divs.status, a.t.at_limit.replace("{limit}", String(a.limit)), a.index);
       return;
     }
     set_logits(a, z);
@@ -122,6 +133,6 @@ const ACTIONS = {
   },
 };
 
-export default (args) => {
-  ACTIONS[args.action](args);
+export default (args, obj, data, context) => {
+  ACTIONS[args.action]({ ...args, index: context.index });
 };
