@@ -57,7 +57,8 @@ def close(js, py, scale=None):
     finite = ~np.isinf(py)
     if scale is None:
         scale = np.max(np.abs(py[finite]), initial=0.0)
-    ok = same_inf | (np.abs(js - py) <= 1e-12 * np.abs(py) + 1e-15 * scale)
+    with np.errstate(invalid="ignore"):  # inf − inf where both are inf: judged by same_inf
+        ok = same_inf | (np.abs(js - py) <= 1e-12 * np.abs(py) + 1e-15 * scale)
     return bool(np.all(ok)), js, py
 
 

@@ -1,0 +1,127 @@
+"""The explainer taken to class: inside examples/course_page.html's iframe, and with names a person typed.
+
+Both pages are opened from disk with every non-file request refused: a USB stick, no network.
+"""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.browser import lessonpage as lp
+
+COURSE_PAGE = Path(__file__).resolve().parents[2] / "examples" / "course_page.html"
+ODD_NAMES = ["<b>x</b>", "\"quote'", "고양이"]
+
+# Every element the page draws, shadow roots included (Bokeh renders each widget in a shadow root).
+DEEP = """(root) => { const out = []; const walk = (n) => { for (const e of n.querySelectorAll('*')) {
+  out.push(e); if (e.shadowRoot) walk(e.shadowRoot); } }; walk(root); return out; }"""
+
+
+def softmax(z, T):
+    """By hand, independently of core: exp of the shifted logits over their sum."""
+    u = np.asarray(z, dtype=float) / T
+    e = np.exp(u - u.max())
+    return e / e.sum()
+
+
+def frame_origin(pg):
+    """Viewport position of the iframe's content box (its own viewport's 0, 0)."""
+    return pg.evaluate("""() => { const f = document.querySelector('iframe'), r = f.getBoundingClientRect(),
+      s = getComputedStyle(f);
+      return [r.left + f.clientLeft + parseFloat(s.paddingLeft), r.top + f.clientTop + parseFloat(s.paddingTop)]; }""")
+
+
+@pytest.fixture
+def course(new_page, exported, tmp_path):
+    """The course page next to a fresh export, opened from disk with the network blocked."""
+    shutil.copy(exported, tmp_path / "explainer.html")
+    shutil.copy(COURSE_PAGE, tmp_path / "course_page.html")
+    p = new_page(block_network=True)
+    p.pg.goto((tmp_path / "course_page.html").as_uri())
+    iframe = p.pg.wait_for_selector("iframe")
+    p.frame = iframe.content_frame()
+    lp.wait_ready(p.frame)
+    yield p
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+
+
+def test_course_page_embeds_the_explainer(course):
+    pg, frame = course.pg, course.frame
+    attrs = pg.evaluate("() => { const f = document.querySelector('iframe');"
+                        " return [f.getAttribute('src'), f.getAttribute('title'), f.getBoundingClientRect().width]; }")
+    assert attrs[0] == "explainer.html"
+    assert attrs[1] and "explainer" in attrs[1].lower(), "the iframe needs a title for screen readers"
+    assert attrs[2] > 1000, "the explainer gets the page's full width at 1280 px"
+    assert lp.data(frame, "logits")["z"] == [2.0, 1.0, 0.1]
+    assert "0.417 nats" in lp.text(frame, "readout-loss")
+
+
+def test_drag_inside_the_iframe(course):
+    pg, frame = course.pg, course.frame
+    pg.evaluate("() => document.querySelector('iframe').scrollIntoView({block: 'start'})")
+    before = lp.data(frame, "logits")["z"]
+    ox, oy = frame_origin(pg)
+    x, y = lp.point_xy(frame, 2)
+    x, y = ox + x, oy + y
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    for i in range(1, 21):
+        pg.mouse.move(x, y - 80 * i / 20)  # 80 px up
+    pg.mouse.up()
+    frame.wait_for_function(f"() => ({lp.FIND})('logits').data.z[2] !== {before[2]}", timeout=5000)
+
+    z = lp.data(frame, "logits")["z"]
+    assert z[2] > before[2] + 0.5 and z[:2] == before[:2], (before, z)
+    T = lp.data(frame, "settings")["T"][0]
+    np.testing.assert_allclose(lp.data(frame, "probs")["p"], softmax(z, T), rtol=1e-9, atol=1e-12)
+
+
+@pytest.fixture
+def odd_page(new_page, tmp_path):
+    from app.export import main
+
+    out = tmp_path / "explainer.html"
+    assert main([str(out), "--classes", ",".join(ODD_NAMES)]) == 0
+    p = new_page(block_network=True)
+    p.pg.goto(out.as_uri())
+    lp.wait_ready(p.pg)
+    yield p
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+
+
+def _readout_dom(pg, css_class):
+    """(textContent, number of <b> elements) of a readout as the page draws it."""
+    return pg.evaluate(f"""(n) => {{ const m = ({lp.FIND})(n);
+      const v = ({lp.VIEWS})().find(v => v.model === m); const root = v.shadow_el ?? v.el.shadowRoot ?? v.el;
+      return [root.textContent, ({DEEP})(root).filter(e => e.localName === 'b').length]; }}""", css_class)
+
+
+def _assert_names_are_text(pg):
+    for readout in ("readout-probs", "readout-formula"):
+        shown, bold = _readout_dom(pg, readout)
+        assert bold == 0, f"a class name became markup in {readout}"
+        assert "<b>x</b>" in shown, (readout, shown)
+    shown = lp.text(pg, "readout-probs")
+    for name in ODD_NAMES:
+        assert name in shown, (name, shown)
+    assert pg.evaluate(f"() => ({DEEP})(document).filter(e => e.localName === 'b').length") == 0
+
+
+def test_odd_class_names_render_as_text(odd_page):
+    pg = odd_page.pg
+    _assert_names_are_text(pg)
+    options = pg.evaluate(f"() => ({DEEP})(document).filter(e => e.localName === 'option').map(e => e.textContent)")
+    assert options == ODD_NAMES
+
+
+def test_odd_class_names_stay_text_after_a_drag(odd_page):
+    """The browser redraws every readout while dragging (static/readouts.mjs): still text."""
+    pg = odd_page.pg
+    before = lp.data(pg, "logits")["z"]
+    lp.drag(pg, 1, -60)
+    pg.wait_for_function(f"() => ({lp.FIND})('logits').data.z[1] !== {before[1]}", timeout=5000)
+    _assert_names_are_text(pg)

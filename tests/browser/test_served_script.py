@@ -1,0 +1,48 @@
+"""`python -m panel serve app/main.py`, exactly as the README starts it, serves a working lesson at /main."""
+
+import subprocess
+import sys
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+import core
+from tests.browser import lessonpage as lp
+from tests.browser.conftest import free_port
+
+
+@pytest.fixture(scope="module")
+def script_url():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "panel", "serve", "app/main.py", "--port", str(port), "--address", "127.0.0.1",
+         "--allow-websocket-origin", f"127.0.0.1:{port}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/main"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.3)
+    yield url, proc
+    proc.terminate()
+    log = proc.communicate(timeout=10)[0]
+    assert "Traceback" not in log and "Error running application handler" not in log, log
+
+
+def test_panel_serve_main_serves_the_lesson(script_url, new_page):
+    url, _ = script_url
+    p = new_page()
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    lp.drag(p.pg, 2, -80)
+    z = np.array(lp.data(p.pg, "logits")["z"])
+    assert z[2] > 0.1 + 0.5
+    np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax(z), rtol=1e-9)
+    assert p.errors == []
