@@ -14,7 +14,7 @@ USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classe
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export"]:
-        return export.main(argv[1:])
+        return export.main(argv[1:], prog="softmax-explainer export")
     if argv[:1] == ["serve"]:
         main_py = Path(__file__).with_name("main.py")
         return subprocess.call([sys.executable, "-m", "panel", "serve", str(main_py), *argv[1:]])

@@ -115,7 +115,7 @@ def build(lesson: Lesson) -> LessonDocument:
     ticks = FixedTicker(ticks=list(range(K)))
     names = {k: name for k, name in enumerate(lesson.class_names)}
     x_range = (-0.6, K - 0.4)
-    common = {"height": 420, "width": 540, "toolbar_location": None, "x_range": x_range,
+    common = {"height": 400, "width": 500, "toolbar_location": None, "x_range": x_range,
               "min_border_left": 60, "min_border_right": 20}
 
     start, end = initial_window(lesson.logits)
@@ -166,11 +166,11 @@ def build(lesson: Lesson) -> LessonDocument:
 
     # Fixed sizes: a readout changes text on every drag frame, and a Div whose size follows its text makes
     # Bokeh lay out the whole page again each time (measured: p95 43 ms a frame, 5 ms with fixed sizes).
-    sizes = {"probs": (540, 34 * (K + 1) + 8), "formula": (540, 64)}
+    sizes = {"probs": (500, 34 * (K + 1) + 8), "formula": (500, 64)}
     divs = {key: Div(text=html, css_classes=[f"readout-{key}", "readout"], stylesheets=[_style()],
-                     width=sizes.get(key, (520, 30))[0], height=sizes.get(key, (520, 30))[1], **quiet)
+                     width=sizes.get(key, (480, 30))[0], height=sizes.get(key, (480, 30))[1], **quiet)
             for key, html in data["readouts"].items()}
-    divs["status"] = Div(text="", css_classes=["readout-status"], stylesheets=[_style()], width=520, height=48,
+    divs["status"] = Div(text="", css_classes=["readout-status"], stylesheets=[_style()], width=480, height=48,
                          **quiet)
     header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", css_classes=["header"],
                  stylesheets=[_style()])
@@ -193,12 +193,12 @@ def build(lesson: Lesson) -> LessonDocument:
     add_one.js_on_event("button_click", action("add_one"))
     reset.js_on_event("button_click", action("reset"))
 
-    readouts = column(divs["loss"], divs["entropy"], divs["lse"], divs["arrows"], divs["status"], width=520)
+    readouts = column(divs["loss"], divs["entropy"], divs["lse"], divs["arrows"], divs["status"], width=480)
     layout = column(
         header,
         row(fig_z, fig_p),
         row(temperature, true_class, add_one, reset),
-        row(column(divs["probs"], divs["formula"], width=540), readouts),
-        name="explainer", stylesheets=[_style()],
+        row(column(divs["probs"], divs["formula"], width=500), readouts),
+        name="explainer", stylesheets=[_style()], margin=(8, 16, 24, 16),
     )
     return LessonDocument(layout=layout, logits=logits, temperature=temperature, true_class=true_class)

@@ -7,6 +7,7 @@ from a CDN (panel#6759, #7073). The page runs the same document and callbacks as
 """
 
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -17,7 +18,7 @@ from bokeh.embed import file_html
 from bokeh.resources import Resources
 
 from .document import build
-from .state import Lesson
+from .state import LOGIT_LIMIT, T_BOUNDS, Lesson
 from .strings import TEXT, default_class_names
 
 
@@ -62,9 +63,13 @@ def write_page(lesson: Lesson, path) -> Path:
 
 def _numbers(text):
     try:
-        return [float(v) for v in text.split(",")]
+        z = [float(v) for v in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"logits must be numbers separated by commas, got {text!r}") from None
+        z = [math.nan]
+    if not all(math.isfinite(v) and abs(v) <= LOGIT_LIMIT for v in z):
+        raise argparse.ArgumentTypeError(
+            f"logits must be finite numbers within ±{LOGIT_LIMIT:g} separated by commas, got {text!r}")
+    return z
 
 
 def _names(text):
@@ -74,12 +79,30 @@ def _names(text):
     return names
 
 
-def parser():
-    p = argparse.ArgumentParser(prog="python -m app.export", description=__doc__.splitlines()[0])
+class OneLineErrors(argparse.ArgumentParser):
+    """An instructor sees one line saying what is wrong, not a usage block."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _temperature(text):
+    lo, hi = T_BOUNDS
+    try:
+        T = float(text)
+    except ValueError:
+        T = math.nan
+    if not lo <= T <= hi:
+        raise argparse.ArgumentTypeError(f"temperature T must be a number from {lo:g} to {hi:g}, got {text!r}")
+    return T
+
+
+def parser(prog="python -m app.export"):
+    p = OneLineErrors(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("out", help="the HTML file to write, e.g. explainer.html")
     p.add_argument("--logits", type=_numbers, help="starting logits, e.g. 2,1,0.1 (one per class)")
     p.add_argument("--classes", type=_names, help="class names, e.g. cat,dog,bird (default: as many as logits)")
-    p.add_argument("--temperature", "-T", type=float, default=1.0, help="starting temperature T (0.01 to 100)")
+    p.add_argument("--temperature", "-T", type=_temperature, default=1.0, help="starting temperature T (0.01 to 100)")
     p.add_argument("--true-class", default="0", help="the true class: its name or its index (default 0)")
     p.add_argument("--lang", choices=sorted(TEXT), default="en", help="language of every label")
     return p
@@ -103,8 +126,8 @@ def lesson_from_args(args) -> Lesson:
     return Lesson(initial_logits=logits, class_names=names, T=args.temperature, true_class=y, lang=args.lang)
 
 
-def main(argv=None):
-    p = parser()
+def main(argv=None, prog="python -m app.export"):
+    p = parser(prog)
     args = p.parse_args(argv)
     try:
         lesson = lesson_from_args(args)

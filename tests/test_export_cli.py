@@ -1,0 +1,249 @@
+"""`python -m app.export` and `softmax-explainer export` as a person runs them: in a subprocess.
+
+Success writes one self-contained page holding the explainer and prints one line. Every bad option gives a
+clear `error:` line on stderr (no traceback), a non-zero exit code and no file at all. Class names end up
+in the page as text, never as markup.
+
+The processes start together (a module fixture) and each test reads its own result. A cold start costs
+about a second of CPU (mostly importing Panel), so the rarer cases call `app.export.main` in this process.
+"""
+
+import base64
+import gzip
+import html
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTRACT = {"logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset"}
+EVIL = "<img src=x onerror=alert(1)>"
+SCRIPT = "</script><script>alert(2)</script>"
+ERROR_LINE = re.compile(r"^(python -m app\.export|softmax-explainer export): error: \S.*$")
+
+# name: (options, words the error line must contain); each runs as its own `python -m app.export`
+BAD = {
+    "unknown_class_name": (["--true-class", "zebra"], ["zebra"]),
+    "non_numeric_logits": (["--logits", "1,x"], ["logits", "1,x"]),
+    "T_zero": (["-T", "0"], ["0.01"]),
+    "T_out_of_range": (["-T", "1000"], ["100"]),
+    "nan_logit": (["--logits", "nan,1,2"], ["nan"]),
+    "mismatched_counts": (["--logits", "1,2", "--classes", "a,b,c"], ["3 class names", "2 logits"]),
+    "duplicate_class_names": (["--classes", "cat,dog,cat"], ["differ"]),
+    "one_class": (["--logits", "1"], ["2 to 10"]),
+}
+# the same checks, in this process
+MORE_BAD = {
+    "true_class_index_out_of_range": (["--true-class", "3"], ["'3'"]),
+    "T_negative": (["-T", "-0.5"], ["0.01"]),
+    "T_nan": (["-T", "nan"], ["nan"]),
+    "infinite_logit": (["--logits", "1,inf,2"], ["inf"]),
+    "one_named_class": (["--logits", "1", "--classes", "a"], []),
+    "empty_class_name": (["--classes", "cat,,bird"], ["non-empty"]),
+    "eleven_classes": (["--logits", ",".join(["0"] * 11)], ["2 to 10"]),
+}
+UNWRITABLE = {"unwritable_proc_path": "/proc/nope/out.html"}
+MORE_UNWRITABLE = {"missing_directory": "{tmp}/no/such/dir/out.html", "output_is_a_directory": "{tmp}"}
+
+
+def _env():
+    """Run this checkout's code, whatever (possibly stale) install the environment holds."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+class Run:
+    """One command started in its own folder; `wait()` fills rc, stdout and stderr."""
+
+    def __init__(self, argv, out=None, folder=None):
+        self.out, self.folder = Path(out or "-"), folder
+        self.proc = subprocess.Popen(argv, cwd=folder, env=_env(), text=True, encoding="utf-8",
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def wait(self):
+        self.stdout, self.stderr = self.proc.communicate(timeout=120)
+        self.rc = self.proc.returncode
+        return self
+
+
+class InProcess:
+    """`app.export.main(argv)` in this process, read like a Run."""
+
+    def __init__(self, options, out, folder, capsys):
+        from app.export import main
+
+        self.out, self.folder = Path(out), folder
+        try:
+            self.rc = main([out, *options])
+        except SystemExit as e:
+            self.rc = e.code
+        self.stdout, self.stderr = capsys.readouterr()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Start every export of this module at once; wait for all of them."""
+    module = [sys.executable, "-m", "app.export"]
+    script = shutil.which("softmax-explainer")
+    started = {}
+
+    def start(name, command, options, out=None):
+        folder = tmp_path_factory.mktemp(name)
+        out = (out or "{tmp}/explainer.html").format(tmp=folder)
+        started[name] = Run([*command, out, *options], out, folder)
+
+    start("default", module, [])
+    start("scenario", module, ["--logits", "3,1,0.2", "--classes", "a,b,c", "--true-class", "b", "-T", "0.5"])
+    start("injection", module, ["--classes", f"{EVIL},b,{SCRIPT}"])
+    if script:
+        start("console_script", [script, "export"], ["--lang", "ko"])
+        started["console_script_usage"] = Run([script])
+    for name, (options, _) in BAD.items():
+        start(name, module, options)
+    for name, out in UNWRITABLE.items():
+        start(name, module, [], out=out)
+    return {name: run.wait() for name, run in started.items()}
+
+
+def page_models(path):
+    """(type, attributes) of every model in the Bokeh document an exported page embeds."""
+    text = Path(path).read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', text, re.S)
+    docs = json.loads(html.unescape(m.group(1)))  # Bokeh HTML-escapes the JSON; its JS unescapes it
+    found = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            if o.get("type") == "object" and isinstance(o.get("attributes"), dict):
+                found.append((o["name"], o["attributes"]))
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+
+    walk(docs)
+    return found
+
+
+def model(models, name):
+    hits = [a for _, a in models if a.get("name") == name or name in (a.get("css_classes") or [])]
+    assert len(hits) == 1, (name, len(hits))
+    return hits[0]
+
+
+def column(source, key):
+    """One column of a serialized ColumnDataSource as a list (plain list or Bokeh's ndarray encoding)."""
+    v = dict(source["data"]["entries"])[key]
+    if isinstance(v, dict) and v.get("type") == "ndarray":
+        raw = v["array"]["data"] if isinstance(v["array"], dict) else v["array"]
+        if isinstance(raw, list):
+            return raw
+        raw = base64.b64decode(raw)
+        raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        return np.frombuffer(raw, dtype=np.dtype(v["dtype"]).newbyteorder("<")).tolist()
+    return list(v)
+
+
+def assert_wrote_one_page(run):
+    assert run.rc == 0, run.stderr
+    assert run.stderr == "", run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wrote ") and str(run.out) in lines[0], run.stdout
+    assert sorted(p.name for p in run.folder.iterdir()) == [run.out.name], "no temporary file left behind"
+    models = page_models(run.out)
+    names = {a.get("name") for _, a in models} | {c for _, a in models for c in (a.get("css_classes") or [])}
+    assert CONTRACT | {"readout-loss", "readout-entropy"} <= names
+    text = run.out.read_text(encoding="utf-8")
+    assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?:""", text), "the page must not need a network"
+    return models
+
+
+def test_default_export_writes_the_explainer(runs):
+    models = assert_wrote_one_page(runs["default"])
+    assert column(model(models, "logits"), "z") == [2.0, 1.0, 0.1]
+    assert "0.417 nats" in model(models, "readout-loss")["text"]  # SPEC: −ln 0.659 ≈ 0.417
+
+
+def test_console_script_exports(runs):
+    if "console_script" not in runs:
+        pytest.skip("the softmax-explainer console script is not on PATH (pip install -e .)")
+    models = assert_wrote_one_page(runs["console_script"])
+    assert [label for _, label in model(models, "true_class")["options"]] == ["고양이", "개", "새"]
+
+
+def test_console_script_without_command_prints_usage(runs):
+    if "console_script_usage" not in runs:
+        pytest.skip("the softmax-explainer console script is not on PATH (pip install -e .)")
+    run = runs["console_script_usage"]
+    assert run.rc != 0 and "usage: softmax-explainer export" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_prepared_scenario_lands_in_the_initial_data(runs):
+    models = assert_wrote_one_page(runs["scenario"])
+    assert column(model(models, "logits"), "z") == [3.0, 1.0, 0.2]
+    settings = model(models, "settings")
+    assert column(settings, "T") == [0.5] and column(settings, "y") == [1]
+    picker = model(models, "true_class")
+    assert picker["value"] == "1" and [label for _, label in picker["options"]] == ["a", "b", "c"]
+    # By hand, not with core: z/T = (6, 2, 0.4); L = −ln p_b = ln(e^6 + e^2 + e^0.4) − 2 = 4.0205…
+    loss = math.log(math.exp(6) + math.exp(2) + math.exp(0.4)) - 2
+    assert f"{loss:.3f} nats" in model(models, "readout-loss")["text"]
+    p = np.exp([6, 2, 0.4]) / np.exp([6, 2, 0.4]).sum()
+    np.testing.assert_allclose(column(model(models, "probs"), "p"), p, rtol=1e-12)
+
+
+def test_class_names_are_text_not_markup(runs):
+    run = runs["injection"]
+    models = assert_wrote_one_page(run)
+    text = run.out.read_text(encoding="utf-8")
+    for raw in (EVIL, SCRIPT, "<img src=x", "<script>alert"):
+        assert raw not in text, f"raw {raw!r} in the page's text"
+    probs = model(models, "readout-probs")["text"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in probs and "<img" not in probs
+    assert "&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;" in probs
+    assert "<img" not in model(models, "readout-formula")["text"]
+    # Widgets and axis labels take plain text: the name itself, which they show literally.
+    assert [label for _, label in model(models, "true_class")["options"]] == [EVIL, "b", SCRIPT]
+
+
+def _assert_refused(run, words):
+    assert run.rc not in (0, None), f"exit code {run.rc}"
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stdout == "", run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert lines and ERROR_LINE.match(lines[-1]), run.stderr
+    assert len(lines) == 1, run.stderr
+    for word in words:
+        assert word in lines[-1], (word, lines[-1])
+    assert not run.out.is_file(), "no file may be written"
+    if run.folder.is_dir():
+        assert list(run.folder.iterdir()) == [], "no temporary file left behind"
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_option_is_refused_in_one_error_line(runs, case):
+    _assert_refused(runs[case], BAD[case][1])
+
+
+@pytest.mark.parametrize("case", UNWRITABLE)
+def test_unwritable_path_is_refused_in_one_error_line(runs, case):
+    _assert_refused(runs[case], ["cannot write"])
+
+
+@pytest.mark.parametrize("case", MORE_BAD)
+def test_more_bad_options_are_refused(case, tmp_path, capsys):
+    _assert_refused(InProcess(MORE_BAD[case][0], str(tmp_path / "explainer.html"), tmp_path, capsys),
+                    MORE_BAD[case][1])
+
+
+@pytest.mark.parametrize("case", MORE_UNWRITABLE)
+def test_more_unwritable_paths_are_refused(case, tmp_path, capsys):
+    _assert_refused(InProcess([], MORE_UNWRITABLE[case].format(tmp=tmp_path), tmp_path, capsys), ["cannot write"])

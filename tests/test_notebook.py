@@ -1,0 +1,126 @@
+"""examples/notebook.ipynb runs top to bottom in a real Jupyter kernel and shows the explainer.
+
+What Panel 1.9 writes when a cell ends with a Viewer (checked with nbclient): an `execute_result` whose
+`text/html` embeds the whole Bokeh document as `var docs_json = {...}`, next to an (empty)
+`application/vnd.holoviews_exec.v0+json` entry whose metadata names the root. The test reads that document
+back and finds the explainer's named models in it, with the lesson's T = 0.5.
+"""
+
+import json
+import math
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "examples" / "notebook.ipynb"
+EXEC_MIME = "application/vnd.holoviews_exec.v0+json"
+CONTRACT = {"logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset"}
+
+# Appended to the test's copy only: the page's own document follows `lesson.T = 2.0` set in Python.
+PROBE = ('doc = explainer.logits_source.document\n'
+         'print("shown T =", round(10 ** doc.select_one({"name": "temperature"}).value, 9))')
+
+
+def _kernel_or_skip():
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    if "python3" not in KernelSpecManager().find_kernel_specs():
+        pytest.skip("no 'python3' Jupyter kernel spec is installed (pip install ipykernel)")
+
+
+def _run(cwd, monkeypatch):
+    """Execute a copy of the notebook with `cwd` as its working directory, as Jupyter would."""
+    _kernel_or_skip()
+    # The kernel imports this checkout's `app`, whatever (possibly stale) install the environment holds.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(cwd)}}).execute()
+    return nb
+
+
+@pytest.fixture(scope="module", params=["repo root", "examples"])
+def executed(request):
+    cwd = ROOT if request.param == "repo root" else ROOT / "examples"
+    with pytest.MonkeyPatch.context() as mp:
+        return _run(cwd, mp)
+
+
+def _cell(nb, first_line):
+    cells = [c for c in nb.cells if c.cell_type == "code" and c.source.splitlines()[:1] == [first_line]]
+    assert len(cells) == 1, f"expected one code cell whose first line is {first_line!r}"
+    return cells[0]
+
+
+def _stdout(cell):
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
+
+
+def _bokeh_models(html):
+    """(type, attributes) of every model in the Bokeh document a Panel output embeds."""
+    start = html.index("var docs_json = ") + len("var docs_json = ")
+    docs, _ = json.JSONDecoder().raw_decode(html, start)
+    found = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            if o.get("type") == "object" and isinstance(o.get("attributes"), dict):
+                found.append((o["name"], o["attributes"]))
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+
+    walk(docs)
+    return found
+
+
+def test_notebook_is_stored_without_outputs():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(nb)
+    assert nb.nbformat == 4
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.source
+
+
+def test_no_cell_raises(executed):
+    errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+
+
+def test_display_cell_carries_the_explainer_document(executed):
+    cell = _cell(executed, "explainer")
+    shown = [o for o in cell.outputs if o.output_type in ("execute_result", "display_data") and EXEC_MIME in o.data]
+    assert len(shown) == 1, [o.output_type for o in cell.outputs]
+    out = shown[0]
+    assert out.metadata[EXEC_MIME]["id"], "Panel names the root it renders"
+    models = _bokeh_models(out.data["text/html"])
+    names = {a.get("name") for _, a in models}
+    assert CONTRACT <= names, CONTRACT - names
+    settings = next(a for t, a in models if a.get("name") == "settings")
+    assert dict(settings["data"]["entries"])["T"] == [0.5]
+    loss = next(a for _, a in models if "readout-loss" in (a.get("css_classes") or []))
+    assert "0.146 nats" in loss["text"]  # −ln softmax([2, 1, 0.1] / 0.5)[0] = 0.14644…
+
+
+def test_probabilities_cell_reads_the_lesson(executed):
+    out = _stdout(_cell(executed, "lesson = explainer.lesson"))
+    # softmax([2, 1, 0.1] / 0.5) = softmax([4, 2, 0.2]) = (0.86378, 0.11690, 0.01932)
+    assert "[0.864 0.117 0.019]" in out, out
+    assert "L = 0.146 nats" in out, out
+
+
+def test_changing_T_in_python_updates_the_lesson_and_the_page(executed):
+    out = _stdout(_cell(executed, "explainer.lesson.T = 2.0"))
+    # softmax([2, 1, 0.1] / 2) = softmax([1, 0.5, 0.05]) = (0.50169, 0.30429, 0.19402)
+    assert "[0.502 0.304 0.194]" in out, out
+    shown_T = float(_stdout(executed.cells[-1]).split("=")[1])
+    assert math.isclose(shown_T, 2.0, rel_tol=1e-9)
