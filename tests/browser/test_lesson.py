@@ -226,3 +226,38 @@ def test_python_state_equals_the_page_after_a_gesture(request, new_page):
     p.pg.wait_for_timeout(400)
     assert lesson.logits == (z + 1).tolist()
     assert p.errors == []
+
+
+def test_a_drag_sends_python_one_update_not_one_per_frame(request, new_page):
+    """Derived sources are syncable=False: a 25-move drag reaches the server once, on release (DESIGN.md)."""
+    url, _ = request.getfixturevalue("served")
+    p = new_page()
+    sent = []
+    p.pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    p.pg.wait_for_timeout(300)
+    before = len(sent)
+    lp.drag(p.pg, 1, -75, steps=25)
+    patches = [m for m in sent[before:] if "PATCH-DOC" in str(m) or "ModelChanged" in str(m)]
+    assert 1 <= len(patches) <= 2, [str(m)[:200] for m in sent[before:]]
+
+
+def test_add_one_stops_at_the_logit_limit(new_page, tmp_path):
+    """Near +100 (the axis' limit) "add 1" says why it does nothing instead of leaving the axis."""
+    from app.export import main
+
+    out = tmp_path / "limit.html"
+    assert main([str(out), "--logits", "99.5,0,-3"]) == 0
+    p = new_page(block_network=True)
+    p.pg.goto(out.as_uri())
+    lp.wait_ready(p.pg)
+    z0 = shown(p.pg)[0]
+    lp.click(p.pg, "add_one")
+    p.pg.wait_for_timeout(200)
+    z, *_ = assert_consistent(p.pg)
+    assert z.tolist() == z0.tolist() == [99.5, 0.0, -3.0]
+    assert "±100" in lp.text(p.pg, "readout-status")
+    lp.drag(p.pg, 2, -40)
+    assert lp.text(p.pg, "readout-status") == ""
+    assert p.errors == [] and p.blocked == []
