@@ -40,8 +40,10 @@ TEAL = "#0f8b8d"
 BAR = "#5b7db1"
 POINT = "#1d3557"
 HALF_WINDOW = 6.0
-PAD = 0.6  # must match PAD in static/explainer.mjs
-MIN_ARROW = 0.04  # must match MIN_ARROW in static/explainer.mjs
+# Drawing rules shared with static/explainer.mjs (passed to it as `view`): the vertical room between the
+# outermost draggable position and the frame's edge; how much longer than −∂L/∂z an arrow is drawn; and the
+# drawn length below which an arrow loses its head (a zero-length Bokeh Arrow still draws one).
+VIEW = {"pad": 0.6, "arrow_scale": 2.0, "min_arrow": 0.04, "head": 12}
 
 
 def bundle(*names):
@@ -64,7 +66,7 @@ def initial_window(z):
         lo, hi = lo + math.ceil(zmax - hi), hi + math.ceil(zmax - hi)
     elif zmin < lo:
         lo, hi = lo - math.ceil(lo - zmin), hi - math.ceil(lo - zmin)
-    return lo - PAD, hi + PAD
+    return lo - VIEW["pad"], hi + VIEW["pad"]
 
 
 def lesson_data(lesson):
@@ -75,10 +77,10 @@ def lesson_data(lesson):
     state = {"names": lesson.class_names, "z": z.tolist(), "T": T, "y": y, "p": p.tolist(), "g": g.tolist(),
              "loss": lesson.loss(), "entropy_bits": lesson.entropy_bits(), "lse": lesson.logsumexp()}
     return {
-        "probs": {"x": x, "p": p, "label": ["1.000" if v >= 0.9995 else f"{v:.3f}" for v in p],
+        "probs": {"x": x, "p": p, "label": [f"{v:.3f}" for v in p],
                   "is_true": (x == y).astype(int)},
-        "neg_grad": {"x": x, "g": g, "y0": z, "y1": z + 2 * g,
-                     "head": np.where(np.abs(2 * g) < MIN_ARROW, 0, 12)},
+        "neg_grad": {"x": x, "g": g, "y0": z, "y1": z + VIEW["arrow_scale"] * g,
+                     "head": np.where(np.abs(VIEW["arrow_scale"] * g) < VIEW["min_arrow"], 0, VIEW["head"])},
         "settings": {"T": [T], "y": [y]},
         "labels": {"x": x, "z": z, "text": [f"{v:.2f}" for v in z]},
         "readouts": render_readouts(state, TEXT[lesson.lang]),
@@ -179,7 +181,7 @@ def build(lesson: Lesson) -> LessonDocument:
     shared = {"logits": logits, "probs": probs, "neg_grad": neg_grad, "settings": settings, "labels": labels,
               "temperature": temperature, "true_class": true_class, "y_range": fig_z.y_range, "divs": divs,
               "t": t, "names": lesson.class_names, "initial": list(lesson.initial_logits),
-              "initial_range": [start, end], "limit": LOGIT_LIMIT}
+              "initial_range": [start, end], "limit": LOGIT_LIMIT, "view": VIEW}
 
     def action(name):
         return CustomJS(code=code, args={**shared, "action": name})

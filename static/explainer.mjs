@@ -5,11 +5,6 @@
 import { softmax, logsumexp, cross_entropy, grad_logits, entropy } from "./softmax.mjs";
 import { render_readouts } from "./readouts.mjs";
 
-// Vertical room kept between the outermost draggable position and the edge of the plot frame.
-const PAD = 0.6;
-// Arrows shorter than this (in logit units, drawn length) lose their head: a bare head would point nowhere.
-const MIN_ARROW = 0.04;
-
 function temperature(a) {
   return 10 ** a.temperature.value;
 }
@@ -19,7 +14,7 @@ function true_class(a) {
 }
 
 function drag_window(a) {
-  return [a.y_range.start + PAD, a.y_range.end - PAD];
+  return [a.y_range.start + a.view.pad, a.y_range.end - a.view.pad];
 }
 
 function clamp_in_place(a, z) {
@@ -39,7 +34,7 @@ function fit_window(a, z) {
   const zmin = Math.min(...z);
   const zmax = Math.max(...z);
   if (zmax - zmin > hi - lo) {
-    const half = (zmax - zmin) / 2 + 1 + PAD;
+    const half = (zmax - zmin) / 2 + 1 + a.view.pad;
     const mid = (zmax + zmin) / 2;
     a.y_range.setv({ start: mid - half, end: mid + half });
   } else if (zmax > hi || zmin < lo) {
@@ -77,14 +72,14 @@ function recompute(a, status = "") {
   };
   a.probs.data = {
     x, p,
-    label: p.map((v) => (v >= 0.9995 ? "1.000" : v.toFixed(3))),
+    label: p.map((v) => v.toFixed(3)),
     is_true: x.map((k) => (k === y ? 1 : 0)),
   };
   a.neg_grad.data = {
     x, g,
     y0: z,
-    y1: z.map((v, k) => v + 2 * g[k]),
-    head: g.map((v) => (Math.abs(2 * v) < MIN_ARROW ? 0 : 12)),
+    y1: z.map((v, k) => v + a.view.arrow_scale * g[k]),
+    head: g.map((v) => (Math.abs(a.view.arrow_scale * v) < a.view.min_arrow ? 0 : a.view.head)),
   };
   a.settings.data = { T: [T], y: [y] };
   a.labels.data = { x, z, text: z.map((v) => v.toFixed(2)) };

@@ -195,14 +195,25 @@ def test_rapid_clicking_stays_exact(page):
 
 
 def test_first_frame_readouts_equal_the_browser_renderer(page):
-    """app/readouts.py draws the first frame, static/readouts.mjs every later one: same HTML, same state."""
+    """Python draws the first frame (app/readouts.py, app/document.py), the browser every later one
+    (static/readouts.mjs, static/explainer.mjs): same HTML and same figure data for the same state."""
     keys = ("readout-loss", "readout-entropy", "readout-lse", "readout-arrows", "readout-probs",
             "readout-formula")
+    sources = ("probs", "neg_grad", "settings", "point_labels")
     first = {k: lp.html(page.pg, k) for k in keys}
+    first_data = {name: lp.data(page.pg, name) for name in sources}
     lp.set_value(page.pg, "true_class", "1")
     lp.set_value(page.pg, "true_class", "0")
     page.pg.wait_for_timeout(100)
     assert {k: lp.html(page.pg, k) for k in keys} == first
+    for name in sources:
+        again = lp.data(page.pg, name)
+        assert again.keys() == first_data[name].keys(), name
+        for column, values in first_data[name].items():
+            if isinstance(values[0], str):
+                assert again[column] == values, (name, column)
+            else:
+                np.testing.assert_allclose(again[column], values, rtol=1e-12, atol=1e-15, err_msg=f"{name}.{column}")
 
 
 def test_python_state_equals_the_page_after_a_gesture(request, new_page):
