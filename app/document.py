@@ -22,6 +22,7 @@ from bokeh.models import (
     FixedTicker,
     InlineStyleSheet,
     LabelSet,
+    PlainText,
     PointDrawTool,
     Range1d,
     Select,
@@ -31,7 +32,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from .readouts import render_readouts
+from .readouts import render_readouts, to_fixed
 from .state import LOGIT_LIMIT, T_BOUNDS, Lesson
 from .strings import TEXT
 
@@ -41,9 +42,13 @@ BAR = "#5b7db1"
 POINT = "#1d3557"
 HALF_WINDOW = 6.0
 # Drawing rules shared with static/explainer.mjs (passed to it as `view`): the vertical room between the
-# outermost draggable position and the frame's edge; how much longer than −∂L/∂z an arrow is drawn; and the
-# drawn length below which an arrow loses its head (a zero-length Bokeh Arrow still draws one).
-VIEW = {"pad": 0.6, "arrow_scale": 2.0, "min_arrow": 0.04, "head": 12}
+# outermost draggable position and the frame's edge; how much longer than −∂L/∂z an arrow is drawn, how far
+# right of its point (clear of the marker), and how close to the frame's edge a long arrow stops; the head's
+# size in px, shrinking with short arrows (px per logit unit) so that a head never outgrows its shaft; and
+# the drawn length below which an arrow loses its head (a zero-length Bokeh Arrow still draws one).
+VIEW = {"pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12, "head_per_unit": 24,
+        "min_arrow": 0.04}
+MANY_CLASSES = 6  # beyond this, tick labels turn and the value beside each point is left to the table
 
 
 def bundle(*names):
@@ -69,20 +74,31 @@ def initial_window(z):
     return lo - VIEW["pad"], hi + VIEW["pad"]
 
 
-def lesson_data(lesson):
-    """Every figure's data and the readouts for the lesson's current state, computed with `core`."""
+def heads(drawn):
+    """Arrowhead sizes (px) for arrows of these drawn lengths (logit units)."""
+    length = np.abs(drawn)
+    return np.where(length < VIEW["min_arrow"], 0.0, np.minimum(VIEW["head"], VIEW["head_per_unit"] * length))
+
+
+def lesson_data(lesson, window):
+    """Every figure's data and the readouts for the lesson's state, computed with `core`.
+
+    The Python twin of recompute() in static/explainer.mjs, which draws every later frame; `window` is the
+    logit axis (start, end).
+    """
     z, T, y = lesson.z, lesson.T, lesson.true_class
     x = np.arange(len(z))
     p, g = lesson.probabilities(), lesson.neg_grad()
     state = {"names": lesson.class_names, "z": z.tolist(), "T": T, "y": y, "p": p.tolist(), "g": g.tolist(),
-             "loss": lesson.loss(), "entropy_bits": lesson.entropy_bits(), "lse": lesson.logsumexp()}
+             "log_p": lesson.log_probabilities().tolist(), "loss": lesson.loss(),
+             "entropy_bits": lesson.entropy_bits(), "lse": lesson.logsumexp()}
+    bottom, top = window[0] + VIEW["arrow_margin"], window[1] - VIEW["arrow_margin"]
+    y1 = np.clip(z + VIEW["arrow_scale"] * g, bottom, top)
     return {
-        "probs": {"x": x, "p": p, "label": [f"{v:.3f}" for v in p],
-                  "is_true": (x == y).astype(int)},
-        "neg_grad": {"x": x, "g": g, "y0": z, "y1": z + VIEW["arrow_scale"] * g,
-                     "head": np.where(np.abs(VIEW["arrow_scale"] * g) < VIEW["min_arrow"], 0, VIEW["head"])},
+        "probs": {"x": x, "p": p, "label": [to_fixed(v, 3) for v in p], "is_true": (x == y).astype(int)},
+        "neg_grad": {"x": x, "g": g, "y0": z, "y1": y1, "x_arrow": x + VIEW["arrow_dx"], "head": heads(y1 - z)},
         "settings": {"T": [T], "y": [y]},
-        "labels": {"x": x, "z": z, "text": [f"{v:.2f}" for v in z]},
+        "labels": {"x": x, "z": z, "text": [to_fixed(v, 2) for v in z]},
         "readouts": render_readouts(state, TEXT[lesson.lang]),
     }
 
@@ -97,15 +113,15 @@ class LessonDocument:
     true_class: Select
 
 
-def _style():
-    return InlineStyleSheet(css=(STATIC / "explainer.css").read_text(encoding="utf-8"))
 
 
 def build(lesson: Lesson) -> LessonDocument:
     """Build the explainer for `lesson`; the browser recomputes it on every gesture from here on."""
     t = TEXT[lesson.lang]
     K = len(lesson.class_names)
-    data = lesson_data(lesson)
+    start, end = initial_window(lesson.logits)
+    data = lesson_data(lesson, (start, end))
+    style = InlineStyleSheet(css=(STATIC / "explainer.css").read_text(encoding="utf-8"))
     quiet = {"syncable": False}
     logits = ColumnDataSource({"z": lesson.z}, name="logits")
     logits.selected.syncable = False
@@ -115,23 +131,24 @@ def build(lesson: Lesson) -> LessonDocument:
     labels = ColumnDataSource(data["labels"], name="point_labels", **quiet)
 
     ticks = FixedTicker(ticks=list(range(K)))
-    names = {k: name for k, name in enumerate(lesson.class_names)}
+    # PlainText: a class name such as "$$x$$" is shown as typed, never typeset.
+    names = {k: PlainText(text=name) for k, name in enumerate(lesson.class_names)}
     x_range = (-0.6, K - 0.4)
     common = {"height": 400, "width": 500, "toolbar_location": None, "x_range": x_range,
               "min_border_left": 60, "min_border_right": 20}
 
-    start, end = initial_window(lesson.logits)
     fig_z = figure(title=t["logit_title"], y_range=Range1d(start, end), name="logit_figure", **common)
     fig_z.add_layout(Span(location=0, dimension="width", line_color="#999999", line_dash="dashed"))
-    arrows = Arrow(source=neg_grad, x_start="x", y_start="y0", x_end="x", y_end="y1", line_color=TEAL,
+    arrows = Arrow(source=neg_grad, x_start="x_arrow", y_start="y0", x_end="x_arrow", y_end="y1", line_color=TEAL,
                    line_width=4, end=VeeHead(size="head", fill_color=TEAL, line_color=TEAL))
     fig_z.add_layout(arrows)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
     points = fig_z.scatter(x=expr(index), y="z", source=logits, size=22, fill_color=POINT, line_color="white",
                            line_width=2, nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
                            selection_fill_color="#e76f51")
-    fig_z.add_layout(LabelSet(source=labels, x="x", y="z", text="text", x_offset=16, y_offset=-8,
-                              text_font_size="13px", text_color=POINT))
+    fig_z.add_layout(LabelSet(source=labels, x="x", y="z", text="text", x_offset=-16, y_offset=-8,
+                              text_align="right", text_font_size="13px", text_color=POINT,
+                              visible=K <= MANY_CLASSES))
     draw = PointDrawTool(renderers=[points], add=False, drag=True)
     fig_z.add_tools(draw)
     fig_z.toolbar.active_tap = draw
@@ -150,32 +167,34 @@ def build(lesson: Lesson) -> LessonDocument:
     for fig in (fig_z, fig_p):
         fig.xaxis.ticker = ticks
         fig.xaxis.major_label_overrides = names
-        fig.xaxis.major_label_text_font_size = "15px"
+        fig.xaxis.major_label_text_font_size = "15px" if K <= MANY_CLASSES else "13px"
+        fig.xaxis.major_label_orientation = 0 if K <= MANY_CLASSES else math.pi / 4
         fig.xaxis.axis_label = t["class_axis"]
         fig.title.text_font_size = "14px"
         fig.xgrid.grid_line_color = None
 
     temperature = Slider(
         title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
-        step=0.01, value=math.log10(lesson.T), width=320, stylesheets=[_style()],
+        step=0.01, value=math.log10(lesson.T), width=320, stylesheets=[style],
         format=CustomJSTickFormatter(code="const T = 10 ** tick; return 'T = ' + "
                                           "(T < 1 ? T.toPrecision(2) : T.toPrecision(3));"))
     true_class = Select(title=t["true_class"], name="true_class", value=str(lesson.true_class), width=170,
                         options=[(str(k), name) for k, name in enumerate(lesson.class_names)],
-                        stylesheets=[_style()])
+                        stylesheets=[style])
     add_one = Button(label=t["add_one"], name="add_one", button_type="primary", width=200, align="end")
     reset = Button(label=t["reset"], name="reset", width=200, align="end")
 
     # Fixed sizes: a readout changes text on every drag frame, and a Div whose size follows its text makes
     # Bokeh lay out the whole page again each time (measured: p95 43 ms a frame, 5 ms with fixed sizes).
-    sizes = {"probs": (500, 34 * (K + 1) + 8), "formula": (500, 64)}
-    divs = {key: Div(text=html, css_classes=[f"readout-{key}", "readout"], stylesheets=[_style()],
+    sizes = {"probs": (520, 28 * (K + 1) + 12), "formula": (520, 64)}
+    divs = {key: Div(text=html, css_classes=[f"readout-{key}", "readout"], stylesheets=[style], disable_math=True,
                      width=sizes.get(key, (480, 30))[0], height=sizes.get(key, (480, 30))[1], **quiet)
             for key, html in data["readouts"].items()}
-    divs["status"] = Div(text="", css_classes=["readout-status"], stylesheets=[_style()], width=480, height=48,
+    divs["status"] = Div(text="", css_classes=["readout-status"], stylesheets=[style], width=480, height=48,
+                         disable_math=True,
                          **quiet)
-    header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", css_classes=["header"],
-                 stylesheets=[_style()])
+    header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", css_classes=["header"], disable_math=True,
+                 stylesheets=[style])
 
     code = bundle("softmax.mjs", "readouts.mjs", "explainer.mjs")
     shared = {"logits": logits, "probs": probs, "neg_grad": neg_grad, "settings": settings, "labels": labels,
@@ -200,7 +219,7 @@ def build(lesson: Lesson) -> LessonDocument:
         header,
         row(fig_z, fig_p),
         row(temperature, true_class, add_one, reset),
-        row(column(divs["probs"], divs["formula"], width=500), readouts),
-        name="explainer", stylesheets=[_style()], margin=(8, 16, 24, 16),
+        row(column(divs["probs"], divs["formula"], width=520), readouts),
+        name="explainer", stylesheets=[style], margin=(8, 16, 24, 16),
     )
     return LessonDocument(layout=layout, logits=logits, temperature=temperature, true_class=true_class)

@@ -31,13 +31,18 @@ class Explainer(pn.viewable.Viewer):
         self._doc.logits.on_change("data", self._logits_from_browser)
         self._doc.temperature.on_change("value", self._temperature_from_browser)
         self._doc.true_class.on_change("value", self._true_class_from_browser)
-        self.lesson.param.watch(self._to_browser, ["logits", "T", "true_class"])
+        self.lesson.param.watch(self._to_browser, ["logits", "T", "true_class"], precedence=1)
 
     def _logits_from_browser(self, attr, old, new):
-        self.lesson.logits = [float(z) for z in new["z"]]
+        # A point deleted with the drawing tool's Backspace arrives here once before the page puts it
+        # back (static/explainer.mjs, `data`): the lesson keeps its classes and waits for that.
+        if len(new["z"]) == len(self.lesson.class_names):
+            self.lesson.logits = [float(z) for z in new["z"]]
 
     def _temperature_from_browser(self, attr, old, new):
-        self.lesson.T = 10.0 ** new
+        # The slider holds log10 T; a T set in Python came through log10 and back, so keep it as typed.
+        if not math.isclose(10.0**new, self.lesson.T, rel_tol=1e-12):
+            self.lesson.T = 10.0**new
 
     def _true_class_from_browser(self, attr, old, new):
         self.lesson.true_class = int(new)
@@ -46,7 +51,7 @@ class Explainer(pn.viewable.Viewer):
         d = self._doc
         if list(d.logits.data["z"]) != self.lesson.logits:
             d.logits.data = {"z": list(self.lesson.logits)}
-        if 10.0 ** d.temperature.value != self.lesson.T:
+        if not math.isclose(10.0**d.temperature.value, self.lesson.T, rel_tol=1e-12):
             d.temperature.value = math.log10(self.lesson.T)
         if d.true_class.value != str(self.lesson.true_class):
             d.true_class.value = str(self.lesson.true_class)

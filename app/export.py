@@ -54,6 +54,10 @@ def write_page(lesson: Lesson, path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(html)
+        # mkstemp makes the file private (0600); a page for a web host must be readable like any new file.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -69,12 +69,32 @@ class Lesson(param.Parameterized):
 
     def __init__(self, **params):
         initial = params.get("initial_logits", self.param.initial_logits.default)
-        params.setdefault("class_names", default_class_names(params.get("lang", "en"), len(initial)))
+        if "class_names" not in params:
+            params["class_names"] = default_class_names(params.get("lang", "en"), len(initial))
         params.setdefault("logits", list(initial))
         super().__init__(**params)
         self._check_shapes()
+        # Before any other watcher (a view has precedence ≥ 1), so a view never sees a broken lesson.
+        self.param.watch(self._refuse_mismatch, ["class_names", "initial_logits", "logits", "true_class"],
+                         precedence=0)
 
-    @param.depends("class_names", "initial_logits", "logits", "true_class", watch=True)
+    def _refuse_mismatch(self, *events):
+        """Put back what a change broke, then say why: the lesson is never left inconsistent.
+
+        >>> lesson = Lesson()
+        >>> lesson.logits = [1.0, 2.0]
+        Traceback (most recent call last):
+        ValueError: 3 class names but 3 initial logits and 2 logits
+        >>> lesson.logits
+        [2.0, 1.0, 0.1]
+        """
+        try:
+            self._check_shapes()
+        except ValueError:
+            with param.discard_events(self):
+                self.param.update({e.name: e.old for e in events})
+            raise
+
     def _check_shapes(self):
         K = len(self.class_names)
         if len(self.initial_logits) != K or len(self.logits) != K:
@@ -98,22 +118,32 @@ class Lesson(param.Parameterized):
         """The logits as a float64 array."""
         return np.asarray(self.logits, dtype=float)
 
+    @param.depends("logits", "T")
     def probabilities(self):
         """p = softmax(z / T)."""
         return core.softmax(self.z, T=self.T)
 
+    @param.depends("logits", "T")
+    def log_probabilities(self):
+        """log p = log_softmax(z / T), exact where p underflows to 0."""
+        return core.log_softmax(self.z, T=self.T)
+
+    @param.depends("logits", "T", "true_class")
     def neg_grad(self):
         """−∂L/∂z = (y − p)/T: what the arrows show (drawn at twice this length)."""
         return -core.grad_logits(self.z, self.true_class, T=self.T)
 
+    @param.depends("logits", "T", "true_class")
     def loss(self):
         """L = −ln p_y in nats, computed from log-softmax so it stays exact when p_y underflows."""
         return float(core.cross_entropy(self.z, self.true_class, T=self.T))
 
+    @param.depends("logits", "T")
     def entropy_bits(self):
         """H(p) in bits."""
         return float(core.entropy(self.probabilities(), base=2))
 
+    @param.depends("logits", "T")
     def logsumexp(self):
         """LSE(z / T), with max(z/T) ≤ LSE ≤ max(z/T) + ln K."""
         return float(core.logsumexp(self.z / self.T))

@@ -1,8 +1,9 @@
 // Browser glue: turns the learner's gesture into new figure data, with the maths from softmax.mjs.
 // One CustomJS per trigger runs this module with args.action naming the trigger (see app/document.py).
 // Only `logits` and the two controls travel to Python (once per gesture); every source written here is
-// syncable=False, so a drag streams nothing to the server.
-import { softmax, logsumexp, cross_entropy, grad_logits, entropy } from "./softmax.mjs";
+// syncable=False, so a drag streams nothing to the server. app/document.py's lesson_data is the Python
+// twin of recompute(): it draws the first frame.
+import { softmax, log_softmax, logsumexp, cross_entropy, grad_logits, entropy } from "./softmax.mjs";
 import { render_readouts } from "./readouts.mjs";
 
 function temperature(a) {
@@ -13,8 +14,9 @@ function true_class(a) {
   return Number(a.true_class.value);
 }
 
+// Where a point may be dragged: inside the plot frame, and never past ±limit (the lesson's bounds).
 function drag_window(a) {
-  return [a.y_range.start + a.view.pad, a.y_range.end - a.view.pad];
+  return [Math.max(a.y_range.start + a.view.pad, -a.limit), Math.min(a.y_range.end - a.view.pad, a.limit)];
 }
 
 function clamp_in_place(a, z) {
@@ -30,7 +32,7 @@ function clamp_in_place(a, z) {
 // Keep every logit on screen after a jump (add 1, reset, a value set from Python) by moving the axis
 // in whole units, or widening it when the logits spread wider than the axis.
 function fit_window(a, z) {
-  const [lo, hi] = drag_window(a);
+  const [lo, hi] = [a.y_range.start + a.view.pad, a.y_range.end - a.view.pad];
   const zmin = Math.min(...z);
   const zmax = Math.max(...z);
   if (zmax - zmin > hi - lo) {
@@ -66,20 +68,22 @@ function recompute(a, status = "") {
   const g = grad_logits(z, y, T).map((v) => -v);
   const state = {
     names: a.names, z, T, y, p, g,
+    log_p: log_softmax(z, T),
     loss: cross_entropy(z, y, T),
     entropy_bits: entropy(p, 2),
     lse: logsumexp(z.map((v) => v / T)),
   };
-  a.probs.data = {
-    x, p,
-    label: p.map((v) => v.toFixed(3)),
-    is_true: x.map((k) => (k === y ? 1 : 0)),
-  };
+  // An arrow longer than the frame stops at its edge, head visible: it points on, it does not vanish.
+  const [top, bottom] = [a.y_range.end - a.view.arrow_margin, a.y_range.start + a.view.arrow_margin];
+  const y1 = z.map((v, k) => Math.min(top, Math.max(bottom, v + a.view.arrow_scale * g[k])));
+  a.probs.data = { x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === y ? 1 : 0)) };
   a.neg_grad.data = {
-    x, g,
-    y0: z,
-    y1: z.map((v, k) => v + a.view.arrow_scale * g[k]),
-    head: g.map((v) => (Math.abs(a.view.arrow_scale * v) < a.view.min_arrow ? 0 : a.view.head)),
+    x, g, y0: z, y1,
+    x_arrow: x.map((k) => k + a.view.arrow_dx),
+    head: y1.map((v, k) => {
+      const length = Math.abs(v - z[k]);
+      return length < a.view.min_arrow ? 0 : Math.min(a.view.head, a.view.head_per_unit * length);
+    }),
   };
   a.settings.data = { T: [T], y: [y] };
   a.labels.data = { x, z, text: z.map((v) => v.toFixed(2)) };
@@ -94,20 +98,33 @@ function set_logits(a, z) {
 }
 
 const ACTIONS = {
-  // Every mouse move of a drag: the tool has moved the point in place; keep it on the axis and redraw.
-  pan(a) {
+  // Every mouse move of a drag: the tool has moved the grabbed point in place; keep it on the axis. Past
+  // the frame's edge the tool stops following the pointer, so put the point at the edge it ran to.
+  pan(a, ev) {
     const z = a.logits.data.z;
-    const clamped = clamp_in_place(a, z);
-    recompute(a, clamped ? a.t.clamped : "");
+    const [lo, hi] = drag_window(a);
+    let clamped = clamp_in_place(a, z);
+    for (const k of a.logits.selected.indices) {
+      if (ev.y > a.y_range.end && z[k] !== hi) { z[k] = hi; clamped = true; }
+      if (ev.y < a.y_range.start && z[k] !== lo) { z[k] = lo; clamped = true; }
+    }
+    if (clamped) a.logits.change.emit();
+    const at_edge = a.logits.selected.indices.some((k) => z[k] === lo || z[k] === hi);
+    recompute(a, at_edge ? a.t.clamped : "");
   },
-  // The logits changed as a whole: end of a drag, a button, or Python. Clamp once more and sync if needed.
+  // The logits changed as a whole: end of a drag, a button, or Python. A point deleted with Backspace
+  // (the drawing tool's own shortcut) comes back: a lesson never loses a class.
   data(a) {
     const z = Array.from(a.logits.data.z);
+    if (z.length !== a.names.length) {
+      set_logits(a, Array.from(a.labels.data.z));
+      return;
+    }
     fit_window(a, z);
     if (clamp_in_place(a, z)) set_logits(a, z);
     else recompute(a);
   },
-  // A tap selects a point, and Backspace would then delete it: a lesson never loses a class.
+  // A tap selects a point; clearing it keeps the next drag from moving two points at once.
   tap(a) {
     a.logits.selection_manager.clear();
   },
@@ -129,5 +146,5 @@ const ACTIONS = {
 };
 
 export default (args, obj, data, context) => {
-  ACTIONS[args.action]({ ...args, index: context.index });
+  ACTIONS[args.action]({ ...args, index: context.index }, obj);
 };

@@ -1,8 +1,6 @@
 // The JavaScript twin of core/: the same names, formulas and edge-case rules, for one row of K logits.
-// The Python core is the truth; tests/test_parity.py checks this file against it on a shared fixture.
+// The Python core is the truth; tests/browser/test_parity.py checks this file against it on a shared fixture.
 // Plain ES module with no imports, so the exporter can inline it into a page that has no network.
-
-const LN2 = Math.LN2;
 
 function check_logits(z) {
   if (z.length < 1) throw new Error("logits must hold at least one class");
@@ -24,11 +22,15 @@ function max_of(z) {
   return m;
 }
 
+// Above this T, z − max z could overflow to −inf and hide a non-zero exp(−gap/T): divide first instead.
+const DIVIDE_FIRST = Number.MAX_VALUE / 1024;
+
 // (z_k − max z)/T, the shifted and scaled logits: every entry ≤ 0 and the largest is exactly 0, so exp
 // never overflows, and for T → 0 the tied maxima stay at 0 while the rest go to −inf.
 function scaled_shifted(z, T) {
   const m = max_of(z);
-  return z.map((v) => (v === m ? 0 : (v - m) / T));
+  if (T > DIVIDE_FIRST) return z.map((v) => v / T - m / T);
+  return z.map((v) => (v - m) / T);
 }
 
 /** logsumexp(z) = max z + log1p(Σ_{k≠argmax} e^{z_k − max z}); keeps e^−40-sized terms. */
@@ -110,7 +112,7 @@ export function grad_logits(z, y, T = 1.0, label_smoothing = 0.0) {
 
 function check_distribution(p, name) {
   for (const v of p) {
-    if (!(v >= 0)) throw new Error(`${name} must hold probabilities ≥ 0, got ${v}`);
+    if (!(v >= 0 && v < Infinity)) throw new Error(`${name} must hold finite probabilities ≥ 0, got ${v}`);
   }
 }
 
@@ -147,9 +149,4 @@ export function softmax_jacobian(z, T = 1.0) {
     r[i] = -s;
     return r.map((v) => v / T);
   });
-}
-
-/** nats_to_bits(x) = x / ln 2. */
-export function nats_to_bits(x) {
-  return x / LN2;
 }

@@ -3,6 +3,8 @@
 Relies only on the testing contract of shared/DESIGN.md (named sources and controls).
 """
 
+import time
+
 FIND = """(name) => {
   for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
     if (m.name === name) return m;
@@ -68,7 +70,20 @@ def frame_box(pg, figure_name):
       return [r.left + f.left, r.top + f.top, r.left + f.right, r.top + f.bottom]; }}""", figure_name)
 
 
-def drag(pg, k, dy_px, steps=20, settle=300):
+SETTLED = f"""() => {{
+  const find = {FIND};
+  const z = Array.from(find('logits').data.z), shown = Array.from(find('point_labels').data.z);
+  const s = find('settings').data;
+  return z.length === shown.length && z.every((v, k) => v === shown[k])
+      && s.T[0] === 10 ** find('temperature').value && s.y[0] === Number(find('true_class').value); }}"""
+
+
+def settled(pg, timeout=5000):
+    """Wait until the page has recomputed for its current logits and controls (no fixed sleep)."""
+    pg.wait_for_function(SETTLED, timeout=timeout)
+
+
+def drag(pg, k, dy_px, steps=20):
     """Press on logit k's point, move the mouse vertically by dy_px (positive = down), release."""
     x, y = point_xy(pg, k)
     pg.mouse.move(x, y)
@@ -76,7 +91,7 @@ def drag(pg, k, dy_px, steps=20, settle=300):
     for i in range(1, steps + 1):
         pg.mouse.move(x, y + dy_px * i / steps)
     pg.mouse.up()
-    pg.wait_for_timeout(settle)
+    settled(pg)
 
 
 def click(pg, name):
@@ -92,3 +107,13 @@ def click(pg, name):
 def set_value(pg, name, value):
     """Set a control's value from script (the contract: same effect as a person using it)."""
     pg.evaluate(f"([n, v]) => {{ ({FIND})(n).value = v; }}", [name, value])
+    settled(pg)
+
+
+def wait_until(predicate, timeout=5.0):
+    """Poll a Python-side condition (the served lesson) until it holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition did not hold in time")
+        time.sleep(0.02)
