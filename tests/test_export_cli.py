@@ -247,3 +247,14 @@ def test_more_bad_options_are_refused(case, tmp_path, capsys):
 @pytest.mark.parametrize("case", MORE_UNWRITABLE)
 def test_more_unwritable_paths_are_refused(case, tmp_path, capsys):
     _assert_refused(InProcess([], MORE_UNWRITABLE[case].format(tmp=tmp_path), tmp_path, capsys), ["cannot write"])
+
+
+def test_a_tex_looking_class_name_stays_text_and_adds_no_mathjax():
+    """"$$\\alpha$$" is a name, not maths: no TeX engine inlined (it would add 1.8 MB), shown as typed."""
+    from app.export import page_html
+    from app.state import Lesson
+
+    html = page_html(Lesson(class_names=["$$\\alpha$$", "b", "c"]))
+    assert "BEGIN bokeh-mathjax" not in html
+    assert len(html.encode()) < 2.5e6
+    assert "$$\\\\alpha$$" in html  # the name, JSON-escaped, in the document's data
