@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.bokeh_json import model, models_in
+
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = {"logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset"}
 EVIL = "<img src=x onerror=alert(1)>"
@@ -116,27 +118,7 @@ def page_models(path):
     """(type, attributes) of every model in the Bokeh document an exported page embeds."""
     text = Path(path).read_text(encoding="utf-8")
     m = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', text, re.S)
-    docs = json.loads(html.unescape(m.group(1)))  # Bokeh HTML-escapes the JSON; its JS unescapes it
-    found = []
-
-    def walk(o):
-        if isinstance(o, dict):
-            if o.get("type") == "object" and isinstance(o.get("attributes"), dict):
-                found.append((o["name"], o["attributes"]))
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-
-    walk(docs)
-    return found
-
-
-def model(models, name):
-    hits = [a for _, a in models if a.get("name") == name or name in (a.get("css_classes") or [])]
-    assert len(hits) == 1, (name, len(hits))
-    return hits[0]
+    return models_in(json.loads(html.unescape(m.group(1))))  # Bokeh HTML-escapes the JSON; its JS unescapes it
 
 
 def column(source, key):

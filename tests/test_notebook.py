@@ -14,6 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.bokeh_json import models_in
+
 nbclient = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,20 +68,7 @@ def _bokeh_models(html):
     """(type, attributes) of every model in the Bokeh document a Panel output embeds."""
     start = html.index("var docs_json = ") + len("var docs_json = ")
     docs, _ = json.JSONDecoder().raw_decode(html, start)
-    found = []
-
-    def walk(o):
-        if isinstance(o, dict):
-            if o.get("type") == "object" and isinstance(o.get("attributes"), dict):
-                found.append((o["name"], o["attributes"]))
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-
-    walk(docs)
-    return found
+    return models_in(docs)
 
 
 def test_notebook_is_stored_without_outputs():
