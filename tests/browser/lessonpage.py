@@ -54,12 +54,17 @@ def html(pg, css_class):
 
 
 def point_xy(pg, k):
-    """Viewport position of logit k's point."""
-    return pg.evaluate(f"""(k) => {{
+    """Viewport position of logit k's point, once the glyph has mapped the current data to the screen."""
+    handle = pg.wait_for_function(f"""(k) => {{
       const v = ({VIEWS})().find(v => v.model && v.model.type === 'GlyphRenderer'
                                    && v.model.data_source.name === 'logits');
+      const n = v.model.data_source.get_length();
+      const z = v.model.data_source.data.z;
+      const mapped = v.glyph.sx && v.glyph.sx.length === n && v.glyph.y[k] === z[k];
+      if (!mapped || !Number.isFinite(v.glyph.sy[k])) return null;
       const rect = v.parent.canvas_view.el.getBoundingClientRect();
-      return [rect.left + v.glyph.sx[k], rect.top + v.glyph.sy[k]]; }}""", k)
+      return [rect.left + v.glyph.sx[k], rect.top + v.glyph.sy[k]]; }}""", arg=k)
+    return handle.json_value()
 
 
 def frame_box(pg, figure_name):
