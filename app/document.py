@@ -113,8 +113,6 @@ class LessonDocument:
     true_class: Select
 
 
-
-
 def build(lesson: Lesson) -> LessonDocument:
     """Build the explainer for `lesson`; the browser recomputes it on every gesture from here on."""
     t = TEXT[lesson.lang]
