@@ -194,23 +194,19 @@ def build(lesson: Lesson) -> LessonDocument:
     header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", css_classes=["header"], disable_math=True,
                  stylesheets=[style])
 
-    code = bundle("softmax.mjs", "readouts.mjs", "explainer.mjs")
-    shared = {"logits": logits, "probs": probs, "neg_grad": neg_grad, "settings": settings, "labels": labels,
-              "temperature": temperature, "true_class": true_class, "y_range": fig_z.y_range, "divs": divs,
-              "t": t, "names": lesson.class_names, "initial": list(lesson.initial_logits),
-              "initial_range": [start, end], "limit": LOGIT_LIMIT, "view": VIEW}
-
-    def action(name):
-        return CustomJS(code=code, args={**shared, "action": name})
-
-    fig_z.js_on_event("pan", action("pan"))
-    fig_z.js_on_event("tap", action("tap"))
-    logits.js_on_change("data", action("data"))
-    controls = action("controls")
-    temperature.js_on_change("value", controls)
-    true_class.js_on_change("value", controls)
-    add_one.js_on_event("button_click", action("add_one"))
-    reset.js_on_event("button_click", action("reset"))
+    # One callback for every trigger: the module is compiled once and stored once in an exported page.
+    callback = CustomJS(code=bundle("softmax.mjs", "readouts.mjs", "explainer.mjs"), args={
+        "logits": logits, "probs": probs, "neg_grad": neg_grad, "settings": settings, "labels": labels,
+        "temperature": temperature, "true_class": true_class, "add_one": add_one, "y_range": fig_z.y_range,
+        "divs": divs, "t": t, "names": lesson.class_names, "initial": list(lesson.initial_logits),
+        "initial_range": [start, end], "limit": LOGIT_LIMIT, "view": VIEW})
+    fig_z.js_on_event("pan", callback)
+    fig_z.js_on_event("tap", callback)
+    logits.js_on_change("data", callback)
+    temperature.js_on_change("value", callback)
+    true_class.js_on_change("value", callback)
+    add_one.js_on_event("button_click", callback)
+    reset.js_on_event("button_click", callback)
 
     readouts = column(divs["loss"], divs["entropy"], divs["lse"], divs["arrows"], divs["status"], width=480)
     layout = column(

@@ -1,5 +1,5 @@
 // Browser glue: turns the learner's gesture into new figure data, with the maths from softmax.mjs.
-// One CustomJS per trigger runs this module with args.action naming the trigger (see app/document.py).
+// One CustomJS runs this module for every trigger (see app/document.py and action_of below).
 // Only `logits` and the two controls travel to Python (once per gesture); every source written here is
 // syncable=False, so a drag streams nothing to the server. app/document.py's lesson_data is the Python
 // twin of recompute(): it draws the first frame.
@@ -145,6 +145,16 @@ const ACTIONS = {
   },
 };
 
+// One callback serves every trigger, told apart by what fired it: a model whose property changed, or an
+// event (pan, tap, a button's click) with the model it came from.
+function action_of(a, obj) {
+  if (obj === a.logits) return "data";
+  if (obj === a.temperature || obj === a.true_class) return "controls";
+  if (obj.event_name === "button_click") return obj.origin === a.add_one ? "add_one" : "reset";
+  return obj.event_name;
+}
+
 export default (args, obj, data, context) => {
-  ACTIONS[args.action]({ ...args, index: context.index }, obj);
+  const a = { ...args, index: context.index };
+  ACTIONS[action_of(a, obj)](a, obj);
 };
