@@ -118,8 +118,6 @@ def lesson_from_args(args) -> Lesson:
     names = args.classes or default_class_names(args.lang, len(logits))
     if len(names) != len(logits):
         raise ValueError(f"{len(names)} class names but {len(logits)} logits")
-    if len(set(names)) != len(names):
-        raise ValueError("class names must differ from each other")
     if args.true_class in names:
         y = names.index(args.true_class)
     elif args.true_class.isdigit() and int(args.true_class) < len(names):

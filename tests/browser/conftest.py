@@ -7,7 +7,8 @@ they fail instead.
 import os
 import shutil
 import socket
-import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,17 @@ def new_page(browser):
         p.pg.close()
 
 
+def wait_serving(url, alive=lambda: True, timeout=60):
+    """Poll until the server answers at `url` (or has died), instead of guessing its start-up time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and alive():
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -102,10 +114,10 @@ def served():
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True,
                       websocket_origin=[f"127.0.0.1:{port}"])
-    ready = threading.Event()
-    server.ioloop.add_callback(ready.set) if getattr(server, "ioloop", None) else ready.set()
-    ready.wait(10)
-    yield f"http://127.0.0.1:{port}/main", sessions
+    url = f"http://127.0.0.1:{port}/main"
+    wait_serving(url)
+    sessions.clear()  # the readiness request opened a session of its own
+    yield url, sessions
     server.stop()
 
 

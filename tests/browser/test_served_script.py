@@ -3,15 +3,13 @@
 import contextlib
 import subprocess
 import sys
-import time
-import urllib.request
 
 import numpy as np
 import pytest
 
 import core
 from tests.browser import lessonpage as lp
-from tests.browser.conftest import free_port
+from tests.browser.conftest import free_port, wait_serving
 
 
 @contextlib.contextmanager
@@ -22,15 +20,7 @@ def panel_serve(*extra):
          "--allow-websocket-origin", f"127.0.0.1:{port}", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}/main"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.3)
+    wait_serving(url, alive=lambda: proc.poll() is None)
     try:
         yield url
     finally:
