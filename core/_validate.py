@@ -23,14 +23,24 @@ def float_array(x: ArrayLike, name: str) -> NDArray[np.floating]:
     return a.astype(np.float64)
 
 
-def logits(z: ArrayLike) -> NDArray[np.floating]:
-    """Logits with a non-empty class axis last (NaN and +inf are caught later, by the row maximum)."""
+def logits(z: ArrayLike, axis: int = -1) -> NDArray[np.floating]:
+    """Logits with a non-empty class `axis` (NaN and +inf are caught later, by the row maximum)."""
     a = float_array(z, "logits")
     if a.ndim == 0:
         raise ValueError("logits need a class axis: got a scalar, expected shape (..., K)")
-    if a.shape[-1] == 0:
-        raise ValueError(f"logits need at least one class: got shape {a.shape}")
+    k = class_axis(axis, a.ndim)
+    if a.shape[k] == 0:
+        raise ValueError(f"logits need at least one class along axis {axis}: got shape {a.shape}")
     return a
+
+
+def class_axis(axis: int, ndim: int) -> int:
+    """`axis` as an index in [0, ndim): an integer (not a bool) within the array's dimensions."""
+    if isinstance(axis, bool) or not isinstance(axis, int | np.integer):
+        raise ValueError(f"axis must be an integer, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of range for logits with {ndim} dimension{'s' * (ndim != 1)}")
+    return int(axis) % ndim
 
 
 def temperature(T: float) -> float:
@@ -56,11 +66,30 @@ def class_count(K: int) -> int:
     return int(K)
 
 
+MAX_ENTRIES = 1 << 27  # 1 GiB of float64: far beyond a vocabulary batch, well short of exhausting memory
+
+
+def array_size(shape: tuple[int, ...], what: str) -> None:
+    """Refuse to build an array whose size is absurd, with its size in GiB, before NumPy tries."""
+    n = math.prod(shape)
+    if n > MAX_ENTRIES:
+        raise ValueError(f"{what} would hold {n:.3g} numbers ({n * 8 / 2**30:.3g} GiB); the limit is "
+                         f"{MAX_ENTRIES:.3g}")
+
+
 def probabilities(p: ArrayLike, name: str) -> NDArray[np.floating]:
-    """Non-negative finite numbers on a class axis; rows are used as given (not renormalised)."""
+    """Probabilities on a class axis: every entry in [0, 1]; rows are used as given (not renormalised)."""
     a = float_array(p, name)
     if a.ndim == 0:
         raise ValueError(f"{name} needs a class axis: got a scalar, expected shape (..., K)")
+    if not ((a >= 0) & (a <= 1)).all():
+        raise ValueError(f"{name} must hold probabilities: every entry in [0, 1] (no NaN, no inf)")
+    return a
+
+
+def masses(y: ArrayLike, name: str) -> NDArray[np.floating]:
+    """Non-negative finite class masses, such as a probability target (PyTorch lets rows sum to anything)."""
+    a = float_array(y, name)
     if not (np.isfinite(a).all() and (a >= 0).all()):
         raise ValueError(f"{name} must hold probabilities: every entry finite and >= 0 (no NaN, no inf)")
     return a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import numpy as np
@@ -35,6 +36,9 @@ def cross_entropy(
     - probability targets (floats, the logits' shape; rows need not sum to 1): `ignore_index` does not
       apply and 'mean' divides by the number of rows N, weighted or not.
     - 'mean' over zero counted weight (every target ignored, an empty batch) is nan, as in PyTorch.
+    - Total on finite input: weights and target masses up to 1e308 work (a loss whose true value exceeds
+      the float range is inf); non-zero weights spanning more than the float range (1e-300 next to
+      1e308) are refused with a ValueError rather than losing their digits.
     - One deliberate difference: a target or weight of 0 on a class whose logit is −inf contributes
       0·log 0 = 0, where PyTorch returns nan.
 
@@ -55,21 +59,28 @@ def cross_entropy(
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
     K = x.shape[-1]
-    w = _weights(weight, K)
+    w, w_scale = _weights(weight, K)
     index, y = _targets(target, x, ignore_index)
     r, lead = _shift.rows(x, t)
     if index is not None:
         valid = (index != ignore_index).reshape(-1)
         rows_loss, denominator = _index_loss(r, t, np.where(valid, index.reshape(-1), 0), valid, w, eps)
+        scales = (w_scale,)
     else:
-        rows_loss, denominator = _probability_loss(r, t, y.reshape(r.shape), w, eps), len(r)
-    with np.errstate(over="ignore"):  # a float32 loss beyond 3.4e38 (T ≈ 1e-300) rounds to inf
+        y_rows, y_scale = _row_scaled(y.reshape(r.shape))
+        rows_loss, denominator = _probability_loss(r, t, y_rows, y_scale, w, eps), len(r)
+        scales = (w_scale, y_scale)
+    with np.errstate(over="ignore"):  # a loss whose true value exceeds the float range is inf
         if reduction == "none":
-            return rows_loss.reshape(lead).astype(x.dtype)
-        total = rows_loss.sum()
+            return _scaled(rows_loss, *scales).reshape(lead).astype(x.dtype)
         if reduction == "sum":
-            return x.dtype.type(total)
-        return x.dtype.type(total / denominator if denominator else np.nan)
+            return x.dtype.type(_scaled(rows_loss, *scales).sum())
+        if not denominator:
+            return x.dtype.type(np.nan)
+        # Each row is divided before the sum, so that a representable mean cannot overflow on the way. For
+        # index targets the denominator is Σ w_y over the same scaled weights: their common scale cancels.
+        rows_loss = rows_loss / denominator
+        return x.dtype.type((rows_loss if index is not None else _scaled(rows_loss, *scales)).sum())
 
 
 def grad_logits(
@@ -100,7 +111,7 @@ def grad_logits(
     t = _validate.temperature(T)
     eps = _validate.fraction(label_smoothing, "label_smoothing")
     K = x.shape[-1]
-    w = _weights(weight, K)
+    w, w_scale = _weights(weight, K)
     index, y = _targets(target, x, ignore_index)
     # float64 so that dividing by an extreme T cannot make 0/0 in float32 (T = 1e-300 rounds to 0 there).
     p = softmax(x, t).reshape(-1, K).astype(np.float64, copy=False)
@@ -116,23 +127,52 @@ def grad_logits(
             a = (eps / K) * (np.ones(K) if w is None else w)
             g += p * a.sum() - a
         g[~valid] = 0
+        scales = (w_scale,)
     else:
-        c = _coefficients(y.reshape(p.shape), w, eps)
+        y_rows, y_scale = _row_scaled(y.reshape(p.shape))
+        c = _coefficients(y_rows, y_scale, w, eps)
         g = p * c.sum(axis=1, keepdims=True) - c
-    g /= t
-    with np.errstate(over="ignore"):  # beyond float32's range (T ≈ 1e-300) the float32 answer is ±inf
+        scales = (w_scale, y_scale[:, None])
+    with np.errstate(over="ignore"):  # a gradient whose true value exceeds the float range is ±inf
+        g = _scaled(g, *scales) / t
         return g.reshape(x.shape).astype(x.dtype)
 
 
-def _weights(weight: ArrayLike | None, K: int) -> NDArray[np.float64] | None:
+def _weights(weight: ArrayLike | None, K: int) -> tuple[NDArray[np.float64] | None, float]:
+    """Class weights ready to sum, and the power of two they were divided by (1 unless they are huge).
+
+    Weights above 2^960 are divided by a power of two (exact) so that sums over classes and rows cannot
+    overflow; a non-zero weight that would then fall below the smallest normal float (losing its digits,
+    or rounding a weighted mean's denominator to 0) is refused with a clear error.
+    """
     if weight is None:
-        return None
+        return None, 1.0
     w = _validate.float_array(weight, "weight").astype(np.float64)
     if w.shape != (K,):
         raise ValueError(f"weight must have one entry per class, shape ({K},), got shape {w.shape}")
     if not (np.isfinite(w).all() and (w >= 0).all()):
         raise ValueError("weight must hold finite class weights >= 0")
-    return w
+    if not w.any():
+        return w, 1.0
+    top, low = float(w.max()), float(w[w > 0].min())
+    scale = math.ldexp(1.0, max(0, math.frexp(top)[1] - 961))
+    if low / scale < np.finfo(np.float64).tiny:
+        raise ValueError(f"weight: the non-zero class weights span too many orders of magnitude to compute "
+                         f"with ({low:.3g} to {top:.3g}); rescale them")
+    return w / scale, scale
+
+
+def _row_scaled(y: NDArray[np.floating]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Probability-target rows divided by max(1, their largest mass), and those divisors (masses of 1e308)."""
+    top = np.maximum(y.max(axis=1, initial=0.0), 1.0).astype(np.float64)
+    return y / top[:, None], top
+
+
+def _scaled(values: NDArray[np.float64], *scales) -> NDArray[np.float64]:
+    """values · s₁ · s₂ …, one factor at a time: 0 stays 0 and ±inf stays ±inf, so no 0·inf = nan."""
+    for scale in scales:
+        values = values * scale
+    return values
 
 
 def _targets(
@@ -161,12 +201,15 @@ def _targets(
             f"target shape {y.shape} does not fit logits shape {x.shape}: a float target holds class "
             f"probabilities and needs the logits' shape (pass integers for class indices)"
         )
-    return None, _validate.probabilities(y, "probability target")
+    return None, _validate.masses(y, "probability target")
 
 
-def _coefficients(y: NDArray[np.floating], w: NDArray[np.float64] | None, eps: float) -> NDArray[np.float64]:
-    """c = w ⊙ ((1 − ε)·y + ε/K): each class's share of the row loss −Σ_k c_k log p_k."""
-    c = (1 - eps) * y.astype(np.float64) + eps / y.shape[-1]
+def _coefficients(
+    y: NDArray[np.floating], y_scale: NDArray[np.float64], w: NDArray[np.float64] | None, eps: float
+) -> NDArray[np.float64]:
+    """c = w ⊙ ((1 − ε)·y + ε/K) / s for rows y already divided by s = y_scale: each class's share of the
+    row loss −Σ_k c_k log p_k, in the rows' own scale."""
+    c = (1 - eps) * y.astype(np.float64) + (eps / y.shape[-1]) / y_scale[:, None]
     return c if w is None else c * w
 
 
@@ -206,17 +249,25 @@ def _index_loss(
             if a is not None:
                 smooth[b] = a.sum() * lse - au
     w_y = None if w is None else w[ti]
-    loss = nll if w_y is None else w_y * nll
-    if eps:
-        loss = (1 - eps) * loss + smooth
+    with np.errstate(over="ignore"):  # a row whose true loss exceeds the float range is inf
+        # 0·L = 0 even where L = inf (a −inf logit): a class with no weight, or ε = 1, costs nothing.
+        loss = nll if w_y is None else np.multiply(w_y, nll, out=np.zeros(len(nll)), where=w_y != 0)
+        if eps:
+            loss = (1 - eps) * loss + smooth if eps < 1 else smooth
     loss[~valid] = 0
     return loss, float(valid.sum() if w_y is None else w_y[valid].sum())
 
 
 def _probability_loss(
-    r: NDArray[np.floating], T: float, y: NDArray[np.floating], w: NDArray[np.float64] | None, eps: float
+    r: NDArray[np.floating],
+    T: float,
+    y: NDArray[np.floating],
+    y_scale: NDArray[np.float64],
+    w: NDArray[np.float64] | None,
+    eps: float,
 ) -> NDArray[np.float64]:
-    """Row losses Σ_k c_k (lse − u_k) = C·lse − Σ_k c_k u_k for probability targets `y` (rows of r)."""
+    """Row losses Σ_k c_k (lse − u_k) = C·lse − Σ_k c_k u_k for probability targets `y` (rows of r, each
+    divided by its `y_scale`), in the rows' own scale."""
     loss = np.empty(len(r))
     u_buf = _shift.scratch(r)
     with np.errstate(over="ignore"):
@@ -224,7 +275,7 @@ def _probability_loss(
             zb = r[b]
             u = u_buf[: len(zb)]
             idx, _ = _shift.shift_argmax(zb, T, u)
-            c = _coefficients(y[b], w, eps)
+            c = _coefficients(y[b], y_scale[b], w, eps)
             cu = _dot_rows(u, c)
             np.exp(u, out=u)
             loss[b] = c.sum(axis=1) * _shift.log1p_others(u, idx) - cu

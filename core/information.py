@@ -14,7 +14,7 @@ def entropy(p: ArrayLike, base: float | None = None) -> NDArray[np.floating] | n
     """Shannon entropy of each distribution along the last axis, in nats (or bits with base=2).
 
     H(p) = −Σ_k p_k log p_k, with 0·log 0 = 0, so 0 ≤ H(p) ≤ log K for a distribution over K classes.
-    Rows are used as given (not renormalised, unlike `scipy.stats.entropy`).
+    Rows are used as given (not renormalised, unlike `scipy.stats.entropy`); every entry must lie in [0, 1].
 
     Reference: Cover & Thomas, *Elements of Information Theory* (2nd ed., 2006), §2.1;
     `scipy.special.entr`.
@@ -67,14 +67,16 @@ def kl_divergence(
 def perplexity(loss_nats: ArrayLike) -> NDArray[np.floating] | np.floating:
     """Perplexity of a mean cross-entropy loss given in nats: the effective number of equally likely choices.
 
-    PPL = e^L; a model that knows nothing over K classes has L = log K and perplexity K.
+    PPL = e^L; a model that knows nothing over K classes has L = log K and perplexity K. Beyond
+    L = 709.78 nats e^L exceeds the largest double and the answer is inf.
 
     Reference: Jurafsky & Martin, *Speech and Language Processing* (3rd ed. draft), §3.3.
 
     >>> round(float(perplexity(1.85)), 2)
     6.36
     """
-    return np.exp(_validate.float_array(loss_nats, "loss_nats"))
+    with np.errstate(over="ignore"):
+        return np.exp(_validate.float_array(loss_nats, "loss_nats"))
 
 
 def nats_to_bits(x: ArrayLike) -> NDArray[np.floating] | np.floating:

@@ -34,6 +34,6 @@ def softmax_jacobian(z: ArrayLike, T: float = 1.0) -> NDArray[np.floating]:
     d = np.arange(q.shape[-1])
     J[..., d, d] = 0
     J[..., d, d] = -J.sum(axis=-1)
-    J /= t
-    with np.errstate(over="ignore"):  # beyond float32's range (T ≈ 1e-300) the float32 answer is ±inf
+    with np.errstate(over="ignore"):  # an entry whose true value exceeds the float range (T ≈ 1e-310) is ±inf
+        J /= t
         return J.astype(p.dtype)

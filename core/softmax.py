@@ -25,7 +25,7 @@ def softmax(z: ArrayLike, T: float = 1.0, axis: int = -1) -> NDArray[np.floating
     >>> softmax([1.0, 1.0, 0.0], T=1e-3).round(3)
     array([0.5, 0.5, 0. ])
     """
-    x = _validate.logits(z)
+    x = _validate.logits(z, axis)
     t = _validate.temperature(T)
     r, lead = _shift.rows(x, t, axis)
     out = np.empty_like(r)
@@ -53,7 +53,7 @@ def log_softmax(z: ArrayLike, T: float = 1.0, axis: int = -1) -> NDArray[np.floa
     >>> log_softmax([0.0, -1000.0])
     array([    0., -1000.])
     """
-    x = _validate.logits(z)
+    x = _validate.logits(z, axis)
     t = _validate.temperature(T)
     r, lead = _shift.rows(x, t, axis)
     out = np.empty_like(r)
@@ -85,7 +85,7 @@ def logsumexp(z: ArrayLike, axis: int = -1) -> NDArray[np.floating]:
     >>> float(logsumexp([0.0, -40.0]))
     4.248354255291589e-18
     """
-    x = _validate.logits(z)
+    x = _validate.logits(z, axis)
     r, lead = _shift.rows(x, 1.0, axis)
     out = np.empty(len(r))
     scratch = _shift.scratch(r)

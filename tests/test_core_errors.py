@@ -124,14 +124,39 @@ def test_complex_logits():
         core.softmax([1 + 2j, 0])
 
 
-def test_axis_out_of_range():
-    with pytest.raises(ValueError, match="out of bounds"):
-        core.softmax(Z, axis=1)
+@pytest.mark.parametrize("fn", [core.softmax, core.log_softmax, core.logsumexp])
+def test_axis_out_of_range(fn):
+    with pytest.raises(ValueError, match="axis 1 is out of range for logits with 1 dimension$"):
+        fn(Z, axis=1)
+    with pytest.raises(ValueError, match="axis -3 is out of range for logits with 2 dimensions"):
+        fn([Z], axis=-3)
 
 
-@pytest.mark.parametrize("p", [[0.5, -0.1, 0.6], [0.5, np.nan, 0.5], [np.inf, 0.0]])
+@pytest.mark.parametrize("fn", [core.softmax, core.log_softmax, core.logsumexp])
+@pytest.mark.parametrize("axis", [1.0, True, "1", None])
+def test_axis_that_is_not_an_integer(fn, axis):
+    # Regression: axis=1.0 said "'float' object is not iterable" in logsumexp; True was taken as 1.
+    with pytest.raises(ValueError, match="axis must be an integer"):
+        fn([Z], axis=axis)
+
+
+@pytest.mark.parametrize("fn", [core.softmax, core.log_softmax, core.logsumexp])
+def test_no_classes_along_the_class_axis(fn):
+    # Regression: an empty class axis that is not the last one failed in a reshape.
+    with pytest.raises(ValueError, match=r"logits need at least one class along axis 0: got shape \(0, 3\)"):
+        fn(np.zeros((0, 3)), axis=0)
+
+
+def test_an_absurd_smoothed_target_is_refused_before_allocating():
+    # Regression: smoothed_target(0, 10**12) raised MemoryError after trying to allocate 7.3 TiB.
+    with pytest.raises(ValueError, match=r"the smoothed target would hold 1e\+12 numbers \(7.45e\+03 GiB\)"):
+        core.smoothed_target(0, 10**12)
+
+
+@pytest.mark.parametrize("p", [[0.5, -0.1, 0.6], [0.5, np.nan, 0.5], [np.inf, 0.0], [1e308, 1e308], [1.5, 0.0]])
 def test_entropy_of_bad_probabilities(p):
-    with pytest.raises(ValueError, match="p must hold probabilities: every entry finite and >= 0"):
+    # Regression: entropy([1e308, 1e308]) overflowed to -inf with a warning; 1e308 is not a probability.
+    with pytest.raises(ValueError, match=r"p must hold probabilities: every entry in \[0, 1\]"):
         core.entropy(p)
 
 
@@ -172,3 +197,11 @@ def test_smoothing_helpers_reject_eps_outside_unit_interval():
         core.label_smoothing_optimal_gap(4, 1.1)
     with pytest.raises(ValueError, match=r"eps must lie in \[0, 1\]"):
         core.label_smoothing_floor(4, -0.1)
+
+
+def test_weights_spanning_more_than_the_float_range_are_refused():
+    # 1e308 must be scaled down so that sums cannot overflow; 1e-300 would then lose its digits.
+    with pytest.raises(ValueError, match=r"span too many orders of magnitude to compute with \(1e-300 to 1e\+308\)"):
+        core.cross_entropy([0.0, 0.0], 0, weight=[1e-300, 1e308])
+    with pytest.raises(ValueError, match="span too many orders of magnitude"):
+        core.cross_entropy([0.0, 0.0], 0, weight=[5e-324, 1.0])  # a subnormal weight has no digits to spare

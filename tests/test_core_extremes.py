@@ -88,7 +88,7 @@ def test_subnormal_temperature():
         core.log_softmax,
         core.logsumexp,
         core.softmax_jacobian,
-        core.entropy,
+        lambda z: core.entropy(core.softmax(z)),
         lambda z: core.cross_entropy(z, np.array([0, 1])),
         lambda z: core.cross_entropy(z, np.array([0, 1]), reduction="none", label_smoothing=0.1),
         lambda z: core.cross_entropy(z, core.softmax(z)),
@@ -141,3 +141,78 @@ def test_float32_results_beyond_float32_range_round_to_inf_quietly():
     assert core.cross_entropy(z, 0, T=1e-300) == np.float32(np.inf)
     assert core.cross_entropy(z, np.array(0), T=1e-300, reduction="none") == np.float32(np.inf)
     np.testing.assert_array_equal(core.grad_logits(z, 0, T=1e-300), np.array([-np.inf, np.inf], np.float32))
+
+
+# ---- Regressions from odd and hostile input: finite input never gives NaN, and no warning escapes. ----
+
+
+def test_weights_of_1e308_do_not_overflow_the_mean():
+    # Regression: Σ w = 2e308 overflowed to inf and the weighted mean became inf/inf = nan.
+    # hand: equal weights cancel, so the weighted mean is the plain mean of the two rows' losses.
+    z, y = [[2.0, 1.0, 0.1], [0.0, 1.0, 2.0]], [0, 1]
+    plain = core.cross_entropy(z, y)
+    assert core.cross_entropy(z, y, weight=[1e308, 1e308, 1.0]) == pytest.approx(plain, rel=1e-15)
+    assert core.cross_entropy(z, y, weight=[1e308, 1e308, 1e308], label_smoothing=0.1) == pytest.approx(
+        core.cross_entropy(z, y, label_smoothing=0.1), rel=1e-15)
+    # 'sum' and 'none' scale with the weights: 1e308 · 0.417 is representable, 1e308 · (0.417 + 1.408) not.
+    assert core.cross_entropy(z[0], 0, weight=[1e308, 1.0, 1.0], reduction="sum") == pytest.approx(
+        1e308 * core.cross_entropy(z[0], 0), rel=1e-15)
+    assert core.cross_entropy(z, y, weight=[1e308, 1e308, 1.0], reduction="sum") == np.inf
+    # Found by tests/test_core_total.py: divided by the largest (4e23), 1e-300 underflowed to 0, so the mean's
+    # denominator was 0. hand: one counted row, so the weighted mean is that row's loss whatever its weight.
+    assert core.cross_entropy([0.0, 0.0], 0, weight=[1e-300, 4.04804507e23]) == pytest.approx(math.log(2), rel=1e-15)
+
+
+def test_huge_probability_target_gives_the_overflowing_inf_not_nan():
+    # Regression: grad_logits([2, 1, .1], [1e308, 1e308, 0], T=1e-5) gave [inf, nan, nan].
+    # hand: p = (1, 0, 0) at T = 1e-5, Σc = 2e308, so ∂L/∂z = (p·2e308 − c)/T = (1e313, −1e313, 0) → (inf, −inf, 0).
+    np.testing.assert_array_equal(core.grad_logits([2.0, 1.0, 0.1], [1e308, 1e308, 0.0], T=1e-5),
+                                  [np.inf, -np.inf, 0.0])
+    assert core.cross_entropy([[2.0, 1.0, 0.1]], [[1e308, 1e308, 0.0]], T=1e-5) == np.inf
+    # hand: with masses (1e308, 1e308, 0) the loss is 1e308·(L_0 + L_1), L_k = −log p_k at T = 1.
+    L = -core.log_softmax([2.0, 1.0, 0.1])
+    assert core.cross_entropy([2.0, 1.0, 0.1], [1e308, 0.0, 0.0]) == pytest.approx(1e308 * L[0], rel=1e-15)
+
+
+def test_zero_weight_or_full_smoothing_on_a_minus_inf_logit_costs_nothing():
+    # 0·log 0 = 0: these were nan (0·inf), also from finite logits once T made the gap overflow.
+    # (A mean over these rows would divide by a counted weight of 0: nan, as PyTorch; 'sum' adds them up.)
+    assert core.cross_entropy([0.0, -np.inf], 1, weight=[1.0, 0.0], reduction="sum") == 0.0
+    assert core.cross_entropy([0.0, -1e308], 1, T=1e-300, weight=[1.0, 0.0], reduction="sum") == 0.0
+    # ε = 1: the one-hot part weighs 0 even where its −log p is inf; ε/K = 1/2 still lands on the −inf class.
+    assert core.cross_entropy([0.0, -np.inf], 1, label_smoothing=1.0) == np.inf
+    assert core.cross_entropy([0.0, -1e308], 1, T=1e-300, label_smoothing=1.0) == np.inf
+    assert core.cross_entropy([0.0, -1e308], 0, T=1e-300, label_smoothing=1.0) == np.inf
+
+
+def test_dividing_by_a_tiny_temperature_overflows_quietly():
+    # Regression: the division by T sat outside errstate, so these warned about overflow.
+    # hand: (p − y)/T with p = (1, 0, 0) and y = dog: (1, −1, 0)/1e-310 = (inf, −inf, 0).
+    np.testing.assert_array_equal(core.grad_logits([2.0, 1.0, 0.1], 1, T=1e-310), [np.inf, -np.inf, 0.0])
+    # hand: at T = 5e-324 p is one-hot, so every entry p_i(δ_ij − p_j) is exactly 0.
+    np.testing.assert_array_equal(core.softmax_jacobian([2.0, 1.0, 0.1], T=5e-324), np.zeros((3, 3)))
+    np.testing.assert_array_equal(core.softmax_jacobian([2.0, 2.0], T=1e-310), [[np.inf, -np.inf], [-np.inf, np.inf]])
+
+
+def test_perplexity_beyond_the_double_range_is_inf_quietly():
+    assert core.perplexity(1e5) == np.inf
+    assert core.perplexity(709.0) == pytest.approx(math.exp(709.0), rel=1e-15)
+
+
+def test_label_smoothing_floor_for_any_vocabulary_size():
+    # Regression: the floor built y' (7.3 TiB for K = 10^12). SPEC: 0.503 bits = 0.349 nats for K = 4, ε = 0.1.
+    assert round(core.label_smoothing_floor(4, 0.1, base=2), 3) == 0.503
+    assert core.label_smoothing_floor(4, 0.1) == pytest.approx(float(core.entropy(core.smoothed_target(0, 4, 0.1))),
+                                                               rel=1e-15)
+    # hand: ε/K → 0 as K → ∞, so H(y') → −(1 − ε)log(1 − ε) − ε log(ε/K) = 0.0948… + 0.1·ln(10^13) = 3.0882
+    assert core.label_smoothing_floor(10**12, 0.1) == pytest.approx(
+        -0.9 * math.log(0.9) - 0.1 * math.log(0.1 / 10**12), rel=1e-9)
+    assert core.label_smoothing_floor(2, 1.0) == pytest.approx(math.log(2), rel=1e-15)  # y' uniform
+
+
+def test_smoothing_floor_and_gap_at_the_smallest_epsilon():
+    # Found by tests/test_core_total.py: ε = 5e-324 made log(ε/K) a math domain error and the gap inf.
+    # hand: H(y') ≈ ε(K−1)/K · (1 − log(ε/K)) → 0 (below 1e-320); gap = log(K(1 − ε)/ε) = log 2 + 744.44 = 745.13.
+    assert 0 <= core.label_smoothing_floor(2, 5e-324) < 1e-320
+    assert core.label_smoothing_optimal_gap(2, 5e-324) == pytest.approx(math.log(2) - math.log(5e-324), rel=1e-15)
+    assert core.label_smoothing_optimal_gap(4, 0.1) == pytest.approx(math.log(37.0), rel=1e-15)  # SPEC: 3.61
