@@ -8,7 +8,7 @@ from . import export
 
 USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1]
                                              [--true-class cat] [--lang en|ko]
-       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show]"""
+       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show] [--args --lang ko]"""
 
 
 def main(argv=None):
@@ -17,7 +17,8 @@ def main(argv=None):
         return export.main(argv[1:], prog="softmax-explainer export")
     if argv[:1] == ["serve"]:
         main_py = Path(__file__).with_name("main.py")
-        return subprocess.call([sys.executable, "-m", "panel", "serve", str(main_py), *argv[1:]])
+        # --warm runs the app once before serving, so a bad --args stops the server at start.
+        return subprocess.call([sys.executable, "-m", "panel", "serve", str(main_py), "--warm", *argv[1:]])
     print(USAGE, file=sys.stderr)
     return 2
 

@@ -1,16 +1,17 @@
-"""The explainer as one Bokeh document: figures, controls, readouts and the browser callbacks that drive them.
+"""The explainer as one Bokeh document: the lesson model, figures, controls, readouts and one browser callback.
 
-Built once from a `Lesson`; the served app, the exported file and a notebook all show this same layout.
-Model names follow the testing contract in shared/DESIGN.md.
+Built once from a lesson's state; the served app, the exported file and a notebook all show this same
+document. The number of classes is not fixed here: the page adds, removes and renames classes by itself
+(static/explainer.mjs), so an exported file can too. Model names follow the testing contract in
+shared/DESIGN.md.
 """
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
-from bokeh.core.properties import expr
+from bokeh.core.properties import Any, expr
 from bokeh.layouts import column, row
+from bokeh.model import DataModel
 from bokeh.models import (
     Arrow,
     Button,
@@ -22,198 +23,248 @@ from bokeh.models import (
     FixedTicker,
     InlineStyleSheet,
     LabelSet,
-    PlainText,
     PointDrawTool,
+    RadioButtonGroup,
     Range1d,
     Select,
     Slider,
     Span,
+    TextInput,
+    Title,
+    Toggle,
     VeeHead,
 )
 from bokeh.plotting import figure
 
-from .readouts import render_readouts, to_fixed
-from .state import LOGIT_LIMIT, T_BOUNDS, Lesson
-from .strings import TEXT
+from . import bundle
+from .actions import PRESETS
+from .digits import logit_text
+from .frame import VIEW, frame
+from .readouts import escape_html, fill, notice_html
+from .rules import FIELDS, RULES, T_BOUNDS
+from .strings import LANGS, TEXT
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
-TEAL = "#0f8b8d"
-BAR = "#5b7db1"
-POINT = "#1d3557"
-HALF_WINDOW = 6.0
-# Drawing rules shared with static/explainer.mjs (passed to it as `view`): the vertical room between the
-# outermost draggable position and the frame's edge; how much longer than −∂L/∂z an arrow is drawn, how far
-# right of its point (clear of the marker), and how close to the frame's edge a long arrow stops; the head's
-# size in px, shrinking with short arrows (px per logit unit) so that a head never outgrows its shaft; and
-# the drawn length below which an arrow loses its head (a zero-length Bokeh Arrow still draws one).
-VIEW = {"pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12, "head_per_unit": 24,
-        "min_arrow": 0.04}
-MANY_CLASSES = 6  # beyond this, tick labels turn and the value beside each point is left to the table
-
-
-def bundle(*names):
-    """The ES modules in static/, joined into one module: later files' `import` lines name earlier files."""
-    parts = []
-    for name in names:
-        lines = (STATIC / name).read_text(encoding="utf-8").splitlines()
-        parts.append("\n".join(line for line in lines if not line.startswith("import ")))
-    return "\n".join(parts)
-
-
-def initial_window(z):
-    """The logit axis (start, end): ±6 around 0, moved or widened in whole units to hold every logit."""
-    lo, hi = -HALF_WINDOW, HALF_WINDOW
-    zmin, zmax = min(z), max(z)
-    if zmax - zmin > hi - lo:
-        half, mid = (zmax - zmin) / 2 + 1, (zmax + zmin) / 2
-        lo, hi = mid - half, mid + half
-    elif zmax > hi:
-        lo, hi = lo + math.ceil(zmax - hi), hi + math.ceil(zmax - hi)
-    elif zmin < lo:
-        lo, hi = lo - math.ceil(lo - zmin), hi - math.ceil(lo - zmin)
-    return lo - VIEW["pad"], hi + VIEW["pad"]
+# Okabe–Ito colours, distinguishable with every common colour-vision deficiency; the true class keeps its
+# black-and-white double outline in both themes.
+THEMES = {
+    "light": {"bg": "#ffffff", "fg": "#1d2733", "muted": "#4a5563", "grid": "#e3e7ec", "bar": "#0072b2",
+              "arrow": "#009e73", "point": "#1d3557", "point_line": "#ffffff", "target": "#d55e00",
+              "selected": "#e69f00", "span": "#999999"},
+    "dark": {"bg": "#15191f", "fg": "#e8edf2", "muted": "#aab4c0", "grid": "#2c333d", "bar": "#56b4e9",
+             "arrow": "#009e73", "point": "#e8edf2", "point_line": "#15191f", "target": "#e69f00",
+             "selected": "#f0e442", "span": "#6b7480"},
+}
+# Sizes that lecture mode (a projector) makes larger: px for text, lines and markers.
+SIZES = {
+    "normal": {"title": "14px", "hint": "12px", "axis": "13px", "ticks": "15px", "ticks_many": "13px",
+               "labels": "13px", "arrow": 4, "point": 22, "outline": 7, "outline_inner": 3, "target": 3},
+    "lecture": {"title": "20px", "hint": "16px", "axis": "18px", "ticks": "20px", "ticks_many": "17px",
+                "labels": "17px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4, "target": 5},
+}
+READOUTS = {  # key: role; a block readout may take two lines on a wide screen
+    "probs": "readout-probs", "formula": "readout-block", "sigmoid": "readout-line", "info": "readout-info",
+    "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
+    "perplexity": "readout-line", "gap": "readout-block", "lse": "readout-line", "arrows": "readout-line",
+}
 
 
-def heads(drawn):
-    """Arrowhead sizes (px) for arrows of these drawn lengths (logit units)."""
-    length = np.abs(drawn)
-    return np.where(length < VIEW["min_arrow"], 0.0, np.minimum(VIEW["head"], VIEW["head_per_unit"] * length))
+# Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
+# 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it.
+VIEWPORT = ('{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">'
+            "{% endblock %}")
 
 
-def lesson_data(lesson, window):
-    """Every figure's data and the readouts for the lesson's state, computed with `core`.
+class LessonModel(DataModel):
+    """The whole lesson in the page, in one property: the page writes it once per gesture, Python mirrors it
+    to its `Lesson` and back (app/explainer.py). One property, so a gesture is one message and Python
+    checks a whole lesson at once."""
 
-    The Python twin of recompute() in static/explainer.mjs, which draws every later frame; `window` is the
-    logit axis (start, end).
-    """
-    z, T, y = lesson.z, lesson.T, lesson.true_class
-    x = np.arange(len(z))
-    p, g = lesson.probabilities(), lesson.neg_grad()
-    state = {"names": lesson.class_names, "z": z.tolist(), "T": T, "y": y, "p": p.tolist(), "g": g.tolist(),
-             "log_p": lesson.log_probabilities().tolist(), "loss": lesson.loss(),
-             "entropy_bits": lesson.entropy_bits(), "lse": lesson.logsumexp()}
-    bottom, top = window[0] + VIEW["arrow_margin"], window[1] - VIEW["arrow_margin"]
-    y1 = np.clip(z + VIEW["arrow_scale"] * g, bottom, top)
-    return {
-        "probs": {"x": x, "p": p, "label": [to_fixed(v, 3) for v in p], "is_true": (x == y).astype(int)},
-        "neg_grad": {"x": x, "g": g, "y0": z, "y1": y1, "x_arrow": x + VIEW["arrow_dx"], "head": heads(y1 - z)},
-        "settings": {"T": [T], "y": [y]},
-        "labels": {"x": x, "z": z, "text": [to_fixed(v, 2) for v in z]},
-        "readouts": render_readouts(state, TEXT[lesson.lang]),
-    }
+    state = Any(help="The lesson's state: a dict with the short keys of app/frame.py")
 
 
 @dataclass
 class LessonDocument:
-    """The layout and the models a caller syncs with the lesson."""
+    """The layout and the one model a caller syncs with its lesson."""
 
     layout: object
-    logits: ColumnDataSource
-    temperature: Slider
-    true_class: Select
+    lesson: LessonModel
+    notice: Div
 
 
-def build(lesson: Lesson) -> LessonDocument:
-    """Build the explainer for `lesson`; the browser recomputes it on every gesture from here on."""
-    t = TEXT[lesson.lang]
-    K = len(lesson.class_names)
-    start, end = initial_window(lesson.logits)
-    data = lesson_data(lesson, (start, end))
-    style = InlineStyleSheet(css=(STATIC / "explainer.css").read_text(encoding="utf-8"))
-    quiet = {"syncable": False}
-    logits = ColumnDataSource({"z": lesson.z}, name="logits")
-    logits.selected.syncable = False
-    probs = ColumnDataSource(data["probs"], name="probs", **quiet)
-    neg_grad = ColumnDataSource(data["neg_grad"], name="neg_grad", **quiet)
-    settings = ColumnDataSource(data["settings"], name="settings", **quiet)
-    labels = ColumnDataSource(data["labels"], name="point_labels", **quiet)
+def inputs_html(s, t):
+    """The labelled number inputs that change a logit without dragging (static/explainer.mjs keeps them)."""
+    fields = "".join(
+        f'<label><span>{escape_html(name)}</span><input class="logit-input" type="number" step="0.1" '
+        f'min="{-RULES["logit"]:g}" max="{RULES["logit"]:g}" value="{logit_text(z)}" data-k="{k}" '
+        f'aria-label="{escape_html(fill(t["input_label"], {"name": name}))}"></label>'
+        for k, (name, z) in enumerate(zip(s["names"], s["z"], strict=True)))
+    return f'<div class="inputs-title">{t["inputs_title"]}</div><div class="inputs">{fields}</div>'
 
-    ticks = FixedTicker(ticks=list(range(K)))
-    # PlainText: a class name such as "$$x$$" is shown as typed, never typeset.
-    names = {k: PlainText(text=name) for k, name in enumerate(lesson.class_names)}
-    x_range = (-0.6, K - 0.4)
-    common = {"height": 400, "width": 500, "toolbar_location": None, "x_range": x_range,
-              "min_border_left": 60, "min_border_right": 20}
 
-    fig_z = figure(title=t["logit_title"], y_range=Range1d(start, end), name="logit_figure", **common)
-    fig_z.add_layout(Span(location=0, dimension="width", line_color="#999999", line_dash="dashed"))
-    arrows = Arrow(source=neg_grad, x_start="x_arrow", y_start="y0", x_end="x_arrow", y_end="y1", line_color=TEAL,
-                   line_width=4, end=VeeHead(size="head", fill_color=TEAL, line_color=TEAL))
+def live_html(text):
+    """The polite ARIA live region; the page writes its text once a change is done, never during a drag."""
+    return f'<div class="live-region" role="status" aria-live="polite">{escape_html(text)}</div>'
+
+
+def build(s, mode="file", app_path=""):
+    """Build the explainer for state `s`. `mode` is where it runs: "file" (an exported page, links in the
+    hash), "served" (links in the query, at `app_path`) or "notebook" (no links)."""
+    t = TEXT[s["lang"]]
+    first = frame(s, t)
+    sheets = [InlineStyleSheet(css=bundle.read("explainer.css")), InlineStyleSheet(css=bundle.read("layout.css"))]
+    stretch = {"sizing_mode": "stretch_width"}
+    quiet = {"syncable": False}  # the page writes these on every frame; only `lesson` travels to Python
+
+    lesson = LessonModel(state=s, name="lesson")
+    sources = {name: ColumnDataSource(data, name=name, **quiet) for name, data in first["sources"].items()}
+    sources["logits"].selected.syncable = False
+    palette, size = THEMES[s["theme"]], SIZES["lecture" if s["lecture"] else "normal"]
+
+    def fig(name, title, hint, y_range):
+        # No tools but the logits' PointDrawTool: nothing pans or zooms an axis under a stray drag, and a
+        # finger on the bar chart scrolls the page.
+        f = figure(name=name, title=title, height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
+                   x_range=Range1d(*first["x_range"], **quiet), min_border_left=60, min_border_right=20,
+                   css_classes=["fig"], stylesheets=sheets, **stretch, **quiet)
+        f.xaxis.ticker = FixedTicker(ticks=list(range(first["K"])), **quiet)
+        # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
+        f.xaxis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''",
+                                                  **quiet)
+        f.xgrid.grid_line_color = None
+        # The key to the figure on a line of its own under the title, so that a phone clips neither.
+        f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
+                           text_color=palette["muted"], **quiet), "above")
+        return f
+
+    fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*first["window"], **quiet))
+    span = Span(location=0, dimension="width", line_color=palette["span"], line_dash="dashed")
+    fig_z.add_layout(span)
+    arrows = Arrow(source=sources["neg_grad"], x_start="x_arrow", y_start="y0", x_end="x_arrow", y_end="y1",
+                   line_color=palette["arrow"], line_width=size["arrow"],
+                   end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]))
     fig_z.add_layout(arrows)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
-    points = fig_z.scatter(x=expr(index), y="z", source=logits, size=22, fill_color=POINT, line_color="white",
-                           line_width=2, nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
-                           selection_fill_color="#e76f51")
-    fig_z.add_layout(LabelSet(source=labels, x="x", y="z", text="text", x_offset=-16, y_offset=-8,
-                              text_align="right", text_font_size="13px", text_color=POINT,
-                              visible=K <= MANY_CLASSES))
+    points = fig_z.scatter(x=expr(index), y="z", source=sources["logits"], size=size["point"],
+                           fill_color=palette["point"], line_color=palette["point_line"], line_width=2,
+                           nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
+                           selection_fill_color=palette["selected"])
+    point_labels = LabelSet(source=sources["point_labels"], x="x", y="z", text="text", x_offset=-18, y_offset=-8,
+                            text_align="right", text_font_size=size["labels"], text_color=palette["fg"],
+                            visible=not first["many"])
+    fig_z.add_layout(point_labels)
     draw = PointDrawTool(renderers=[points], add=False, drag=True)
     fig_z.add_tools(draw)
     fig_z.toolbar.active_tap = draw
     fig_z.yaxis.axis_label = t["logit_axis"]
 
-    fig_p = figure(title=t["prob_title"], y_range=Range1d(0, 1.12), name="prob_figure", **common)
-    fig_p.vbar(x="x", top="p", width=0.62, source=probs, fill_color=BAR, line_color=None)
-    fig_p.vbar(x="x", top="p", width=0.62, source=probs, fill_color=None, line_color="black", line_width=7,
-               line_alpha="is_true")
-    fig_p.vbar(x="x", top="p", width=0.62, source=probs, fill_color=None, line_color="white", line_width=3,
-               line_alpha="is_true")
-    fig_p.add_layout(LabelSet(source=probs, x="x", y="p", text="label", text_align="center", y_offset=6,
-                              text_font_size="14px"))
+    fig_p = fig("prob_figure", t["prob_title"], t["prob_hint"], Range1d(0, 1.12, **quiet))
+    bar = {"x": "x", "top": "p", "width": VIEW["bar_width"], "source": sources["probs"]}
+    bars = fig_p.vbar(**bar, fill_color=palette["bar"], line_color=None)
+    outer = fig_p.vbar(**bar, fill_color=None, line_color="black", line_width=size["outline"], line_alpha="is_true")
+    inner = fig_p.vbar(**bar, fill_color=None, line_color="white", line_width=size["outline_inner"],
+                       line_alpha="is_true")
+    targets = fig_p.segment(x0="x0", x1="x1", y0="y", y1="y", source=sources["target"], line_color=palette["target"],
+                            line_width=size["target"])
+    bar_labels = LabelSet(source=sources["probs"], x="x", y="p", text="label", text_align="center", y_offset=6,
+                          text_font_size=size["labels"], text_color=palette["fg"])
+    fig_p.add_layout(bar_labels)
     fig_p.yaxis.axis_label = t["prob_axis"]
+    for f in (fig_z, fig_p):
+        f.xaxis.axis_label = t["class_axis"]
 
-    for fig in (fig_z, fig_p):
-        fig.xaxis.ticker = ticks
-        fig.xaxis.major_label_overrides = names
-        fig.xaxis.major_label_text_font_size = "15px" if K <= MANY_CLASSES else "13px"
-        fig.xaxis.major_label_orientation = 0 if K <= MANY_CLASSES else math.pi / 4
-        fig.xaxis.axis_label = t["class_axis"]
-        fig.title.text_font_size = "14px"
-        fig.xgrid.grid_line_color = None
+    control = {"css_classes": ["control"], "stylesheets": sheets, **quiet}
+    controls = {
+        "temperature": Slider(
+            title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
+            step=0.01, value=math.log10(s["T"]), width=300,
+            format=CustomJSTickFormatter(code="const T = 10 ** tick; return 'T = ' + "
+                                              "(T < 1 ? T.toPrecision(2) : T.toPrecision(3));"), **control),
+        "true_class": Select(title=t["true_class"], name="true_class", value=str(s["y"]), width=170,
+                             options=[(str(k), name) for k, name in enumerate(s["names"])], **control),
+        "add_one": Button(label=t["add_one"], name="add_one", button_type="primary", width=190, align="end",
+                          **control),
+        "reset": Button(label=t["reset"], name="reset", width=210, align="end", **control),
+        "label_smoothing": Slider(title=t["label_smoothing"], name="label_smoothing", start=RULES["eps"][0],
+                                  end=RULES["eps"][1], step=0.01, value=s["eps"], width=240, **control),
+        "units": RadioButtonGroup(labels=[t["nats"], t["bits"]], active=int(s["units"] == "bits"), name="units",
+                                  width=150, align="end", **control),
+        "preset": Select(title=t["preset"], name="preset", value="", width=240, **control,
+                         options=[("", t["preset_none"])] + [(p, t[f"preset_{p}"]) for p in PRESETS]),
+        "add_class": Button(label=t["add_class"], name="add_class", width=150, align="end", **control),
+        "remove_class": Button(label=t["remove_class"], name="remove_class", width=190, align="end", **control),
+        "class_names": TextInput(title=t["class_names_box"], name="class_names", value=", ".join(s["names"]),
+                                 width=320, **control),
+        "lang": Select(title=t["lang"], name="lang", value=s["lang"], width=150,
+                       options=[(code, t["lang_options"][code]) for code in LANGS], **control),
+        "theme": Toggle(label=t["theme"], name="theme", active=s["theme"] == "dark", width=140, align="end",
+                        **control),
+        "lecture": Toggle(label=t["lecture"], name="lecture", active=s["lecture"], width=140, align="end",
+                          **control),
+        "copy_link": Button(label=t["copy_link"], name="copy_link", width=130, align="end", **control),
+        "download_png": Button(label=t["download_png"], name="download_png", width=190, align="end", **control),
+    }
 
-    temperature = Slider(
-        title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
-        step=0.01, value=math.log10(lesson.T), width=320, stylesheets=[style],
-        format=CustomJSTickFormatter(code="const T = 10 ** tick; return 'T = ' + "
-                                          "(T < 1 ? T.toPrecision(2) : T.toPrecision(3));"))
-    true_class = Select(title=t["true_class"], name="true_class", value=str(lesson.true_class), width=170,
-                        options=[(str(k), name) for k, name in enumerate(lesson.class_names)],
-                        stylesheets=[style])
-    add_one = Button(label=t["add_one"], name="add_one", button_type="primary", width=200, align="end")
-    reset = Button(label=t["reset"], name="reset", width=200, align="end")
+    def div(key, html, role, **kw):
+        return Div(text=html, css_classes=[f"readout-{key}", "readout", role], stylesheets=sheets, disable_math=True,
+                   height=30, **stretch, **quiet, **kw)
 
-    # Fixed sizes: a readout changes text on every drag frame, and a Div whose size follows its text makes
-    # Bokeh lay out the whole page again each time (measured: p95 43 ms a frame, 5 ms with fixed sizes).
-    sizes = {"probs": (520, 28 * (K + 1) + 12), "formula": (520, 64)}
-    divs = {key: Div(text=html, css_classes=[f"readout-{key}", "readout"], stylesheets=[style], disable_math=True,
-                     width=sizes.get(key, (480, 30))[0], height=sizes.get(key, (480, 30))[1], **quiet)
-            for key, html in data["readouts"].items()}
-    divs["status"] = Div(text="", css_classes=["readout-status"], stylesheets=[style], width=480, height=48,
-                         disable_math=True,
-                         **quiet)
-    header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", css_classes=["header"], disable_math=True,
-                 stylesheets=[style])
+    divs = {key: div(key, first["readouts"][key], role, visible=bool(first["readouts"][key]) or key not in
+                     ("gap", "sigmoid")) for key, role in READOUTS.items()}
+    notice = Div(text=notice_html(s, t, FIELDS), name="notice", css_classes=["notice"], stylesheets=sheets,
+                 disable_math=True, **stretch, **quiet)
+    inputs = Div(text=inputs_html(s, t), name="logit_inputs", css_classes=["inputs-box"], stylesheets=sheets,
+                 disable_math=True, **stretch, **quiet)
+    live = Div(text=live_html(first["live"]), name="live_region", css_classes=["a11y"], stylesheets=sheets,
+               disable_math=True, height=1, **stretch, **quiet)
+    header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", name="header", css_classes=["header"],
+                 stylesheets=sheets, disable_math=True, **stretch, **quiet)
 
-    # One callback for every trigger: the module is compiled once and stored once in an exported page.
-    callback = CustomJS(code=bundle("softmax.mjs", "readouts.mjs", "explainer.mjs"), args={
-        "logits": logits, "probs": probs, "neg_grad": neg_grad, "settings": settings, "labels": labels,
-        "temperature": temperature, "true_class": true_class, "add_one": add_one, "y_range": fig_z.y_range,
-        "divs": divs, "t": t, "names": lesson.class_names, "initial": list(lesson.initial_logits),
-        "initial_range": [start, end], "limit": LOGIT_LIMIT, "view": VIEW})
-    fig_z.js_on_event("pan", callback)
-    fig_z.js_on_event("tap", callback)
-    logits.js_on_change("data", callback)
-    temperature.js_on_change("value", callback)
-    true_class.js_on_change("value", callback)
-    add_one.js_on_event("button_click", callback)
-    reset.js_on_event("button_click", callback)
-
-    readouts = column(divs["loss"], divs["entropy"], divs["lse"], divs["arrows"], divs["status"], width=480)
+    wrap = {"css_classes": ["wrap"], "stylesheets": sheets, **stretch}
+    c = controls
     layout = column(
         header,
-        row(fig_z, fig_p),
-        row(temperature, true_class, add_one, reset),
-        row(column(divs["probs"], divs["formula"], width=520), readouts),
-        name="explainer", stylesheets=[style], margin=(8, 16, 24, 16),
-    )
-    return LessonDocument(layout=layout, logits=logits, temperature=temperature, true_class=true_class)
+        row(fig_z, fig_p, spacing=16, **wrap),
+        row(c["temperature"], c["true_class"], c["add_one"], c["reset"], **wrap),
+        row(c["label_smoothing"], c["units"], c["preset"], c["add_class"], c["remove_class"], **wrap),
+        inputs,
+        notice,
+        row(column(divs["probs"], divs["formula"], divs["sigmoid"], divs["info"], css_classes=["readout-column"],
+                   stylesheets=sheets, **stretch),
+            column(divs["loss"], divs["entropy"], divs["floor"], divs["kl"], divs["perplexity"], divs["gap"],
+                   divs["lse"], divs["arrows"], css_classes=["readout-column"], stylesheets=sheets, **stretch),
+            spacing=16, **wrap),
+        row(c["class_names"], c["lang"], c["theme"], c["lecture"], c["copy_link"], c["download_png"], **wrap),
+        live,
+        name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
+        + (["lecture"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
+        **stretch)
+
+    # One callback for every trigger: the module is compiled once and stored once in an exported page.
+    callback = CustomJS(code=bundle.bundle(), args={
+        "lesson": lesson, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
+        "inputs": inputs, "live": live, "header": header, "root": layout,
+        "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
+        "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
+                 "prob_y": fig_p.yaxis[0]},
+        "glyphs": {"arrows": arrows, "heads": arrows.end, "points": points.glyph, "bars": bars.glyph,
+                   "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
+                   "point_labels": point_labels, "bar_labels": bar_labels, "span": span},
+        "strings": TEXT, "rules": RULES, "view": VIEW, "themes": THEMES, "sizes": SIZES,
+        "mode": mode, "app_path": app_path})
+    lesson.js_on_change("state", callback)
+    sources["logits"].js_on_change("data", callback)
+    for event in ("pan", "panend", "tap"):
+        fig_z.js_on_event(event, callback)
+    fig_z.js_on_change("inner_width", callback)
+    for name in ("temperature", "label_smoothing"):
+        controls[name].js_on_change("value", callback)
+        controls[name].js_on_change("value_throttled", callback)
+    for name in ("true_class", "preset", "lang", "class_names"):
+        controls[name].js_on_change("value", callback)
+    for name in ("units",):
+        controls[name].js_on_change("active", callback)
+    for name in ("theme", "lecture"):
+        controls[name].js_on_change("active", callback)
+    for name in ("add_one", "reset", "add_class", "remove_class", "copy_link", "download_png"):
+        controls[name].js_on_event("button_click", callback)
+    return LessonDocument(layout=layout, lesson=lesson, notice=notice)

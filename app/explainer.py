@@ -1,17 +1,46 @@
 """The explainer as a Panel view: the Bokeh document of app/document.py bound to a `Lesson`.
 
-The browser computes every frame; this view carries each finished gesture into the lesson (so Python
-holds the authoritative state) and carries changes made in Python (a notebook cell) back to the page.
+The browser computes every frame; a finished gesture arrives here once, as a whole lesson state, and goes
+through the one gatekeeper (`Lesson.set_state`). A state the lesson refuses is logged in one line and the
+page is put back to the lesson's valid state with a notice; other sessions never notice. A change made in
+Python (a notebook cell) goes to the page at once: in a notebook Panel sends edits of raw Bokeh models only
+through `pn.io.push_notebook`, so the view pushes them itself.
 """
 
-import math
+import logging
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource
 
 from .document import build
-from .state import Lesson
+from .link import parse_link
+from .rules import Refusal
+from .state import STATE_KEYS, Lesson
+
+log = logging.getLogger("softmax_explainer")
+
+
+def visitor_path():
+    """The path a visitor asked for (/main), or None outside a visitor's session: in a notebook, or while
+    `panel serve --warm` runs the app once before serving (its request has no path)."""
+    context = pn.state.curdoc.session_context if pn.state.curdoc else None
+    return getattr(getattr(context, "request", None), "path", None)
+
+
+def _served_context():
+    """(mode, app path): "served" inside a `panel serve` session (where links live in the query)."""
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        return "served", visitor_path() or ""
+    return "notebook", ""
+
+
+def lesson_from_query(args, lang="en"):
+    """The lesson a served page's query describes (Panel's `session_args`: lists of bytes per key)."""
+    pairs = [(key, value.decode("utf-8", "replace")) for key, values in args.items() for value in values]
+    state, _ = parse_link(pairs, lang)
+    lesson = Lesson(lang=state["lang"])
+    lesson.set_state(state)
+    return lesson
 
 
 class Explainer(pn.viewable.Viewer):
@@ -27,39 +56,32 @@ class Explainer(pn.viewable.Viewer):
     def __init__(self, **params):
         params.setdefault("lesson", Lesson())
         super().__init__(**params)
-        self._doc = build(self.lesson)
-        self._doc.logits.on_change("data", self._logits_from_browser)
-        self._doc.temperature.on_change("value", self._temperature_from_browser)
-        self._doc.true_class.on_change("value", self._true_class_from_browser)
-        self.lesson.param.watch(self._to_browser, ["logits", "T", "true_class"], precedence=1)
+        mode, app_path = _served_context()
+        self._doc = build(self.lesson.state(), mode=mode, app_path=app_path)
+        self._pane = pn.pane.Bokeh(self._doc.layout)
+        self._doc.lesson.on_change("state", self._from_page)
+        self.lesson.param.watch(self._to_page, list(STATE_KEYS.values()), precedence=1)
 
-    def _logits_from_browser(self, attr, old, new):
-        # A point deleted with the drawing tool's Backspace arrives here once before the page puts it
-        # back (static/explainer.mjs, `data`): the lesson keeps its classes and waits for that.
-        if len(new["z"]) == len(self.lesson.class_names):
-            self.lesson.logits = [float(z) for z in new["z"]]
+    def _from_page(self, attr, old, new):
+        if new == self.lesson.state():
+            return
+        try:
+            self.lesson.set_state(new)
+        except (Refusal, ValueError, TypeError) as e:
+            log.warning("refused a lesson state from the page: %s", str(e)[:300])
+            self.lesson.notice = "refused"
+            self._to_page()
 
-    def _temperature_from_browser(self, attr, old, new):
-        # The slider holds log10 T; a T set in Python came through log10 and back, so keep it as typed.
-        if not math.isclose(10.0**new, self.lesson.T, rel_tol=1e-12):
-            self.lesson.T = 10.0**new
-
-    def _true_class_from_browser(self, attr, old, new):
-        self.lesson.true_class = int(new)
-
-    def _to_browser(self, *events):
-        d = self._doc
-        if list(d.logits.data["z"]) != self.lesson.logits:
-            d.logits.data = {"z": list(self.lesson.logits)}
-        if not math.isclose(10.0**d.temperature.value, self.lesson.T, rel_tol=1e-12):
-            d.temperature.value = math.log10(self.lesson.T)
-        if d.true_class.value != str(self.lesson.true_class):
-            d.true_class.value = str(self.lesson.true_class)
+    def _to_page(self, *events):
+        state = self.lesson.state()
+        if self._doc.lesson.state != state:
+            self._doc.lesson.state = state
+            pn.io.push_notebook(self._pane)  # in a notebook output; elsewhere there is no comm and it does nothing
 
     @property
-    def logits_source(self) -> ColumnDataSource:
-        """The `logits` source the learner drags (read it to see what the page shows)."""
-        return self._doc.logits
+    def document_lesson(self):
+        """The lesson model in the page's document (read it to see what the page holds)."""
+        return self._doc.lesson
 
     def __panel__(self):
-        return pn.pane.Bokeh(self._doc.layout)
+        return self._pane

@@ -1,17 +1,30 @@
 """`panel serve app/main.py` serves the explainer at /main: one fresh lesson per browser session.
 
-`panel serve app/main.py --args --lang ko` serves it in Korean.
+    panel serve app/main.py --warm --args --lang ko
+
+The query sets the lesson (?z=-1,3,0.5&T=0.5&y=2, see app/link.py). `--args` takes `--lang en|ko`, the
+language when the query names none. Bad `--args` stop the server at start with one line (that needs
+`--warm`, which runs this script once before serving; `softmax-explainer serve` adds it); without `--warm`
+a visitor gets the same one line on the page instead of a dead session.
 """
 
-import argparse
+import sys
 
 import panel as pn
 
-from app import Explainer, Lesson
+from app.document import VIEWPORT
+from app.explainer import Explainer, lesson_from_query, visitor_path
+from app.serve_args import UsageError, parse_serve_args
 
-options = argparse.ArgumentParser(prog="app/main.py")
-options.add_argument("--lang", choices=Lesson.param.lang.objects, default="en")
-args, _ = options.parse_known_args()
-
-pn.extension()
-Explainer(lesson=Lesson(lang=args.lang)).servable(title="Softmax explainer")
+try:
+    options = parse_serve_args(sys.argv[1:])
+except UsageError as e:
+    line = str(e) if e.code == 0 else f"app/main.py: error: {e}"
+    if visitor_path() is None:  # --warm: before anyone is served
+        print(line, file=sys.stderr)
+        raise SystemExit(e.code) from None
+    pn.pane.Str(line).servable(title="Softmax explainer")
+else:
+    pn.state.curdoc.template = VIEWPORT
+    lesson = lesson_from_query(pn.state.session_args, options.lang)
+    Explainer(lesson=lesson).servable(title="Softmax explainer")

@@ -1,117 +1,214 @@
 """The lesson's state: what a learner can change, with every shown number derived from it by `core`.
 
-No Panel import: the same object drives the served app, the exported file and a notebook.
+No Panel import: the same object drives the served app, the exported file and a notebook. It is the one
+gatekeeper on the Python side: every value is checked (app/rules.py) before it is kept, and a change that
+is refused leaves every parameter as it was, a batch `lesson.param.update(...)` included.
 """
 
 import math
 
 import numpy as np
 import param
+from param.parameterized import Parameters, Undefined
 
 import core
 
-from .strings import default_class_names
+from . import actions, rules
+from .rules import EPS_BOUNDS, K_BOUNDS, T_BOUNDS
+from .strings import LANGS, default_class_names
 
-LOGIT_LIMIT = 100.0
-T_BOUNDS = (0.01, 100.0)
-MAX_CLASSES = 10
+STATE_KEYS = {"z": "logits", "initial": "initial_logits", "names": "class_names", "T": "T", "y": "true_class",
+              "eps": "label_smoothing", "units": "units", "lang": "lang", "theme": "theme", "lecture": "lecture",
+              "notice": "notice"}
+_LESSON_PARAMS = set(STATE_KEYS.values())
 
 
-class Logits(param.List):
-    """A list of finite logits, one per class, each within ±limit (the axis a learner can reach)."""
+class _Cleaned:
+    """A parameter that keeps a cleaned value (stripped names, floats) and refuses what breaks the rules."""
 
-    __slots__ = ["limit"]
+    def __set__(self, obj, val):
+        super().__set__(obj, self.clean(val))
 
-    def __init__(self, default=None, *, limit=LOGIT_LIMIT, **params):
-        self.limit = limit
-        super().__init__(default=default, item_type=(int, float), **params)
+    def _validate(self, val):
+        super()._validate(self.clean(val))
 
-    def _validate_value(self, value, allow_None):
-        super()._validate_value(value, allow_None)
-        if value is None:
-            return
-        for v in value:
-            if isinstance(v, bool) or not math.isfinite(v) or abs(v) > self.limit:
-                raise ValueError(f"{self.name}: every logit must be a finite number within ±{self.limit:g}, got {v!r}")
+
+class Logits(_Cleaned, param.List):
+    """Two to ten finite logits, each within ±100 (the axis a learner can reach)."""
+
+    def __init__(self, default, **params):
+        super().__init__(default=default, item_type=float, bounds=K_BOUNDS, **params)
+
+    def clean(self, value):
+        return rules.logits(value, self.name or "logits")
+
+
+class ClassNames(_Cleaned, param.List):
+    """Two to ten class names by the rules of app/rules.py (stripped, no control or direction characters)."""
+
+    def __init__(self, default, **params):
+        super().__init__(default=default, item_type=str, bounds=K_BOUNDS, **params)
+
+    def clean(self, value):
+        return rules.clean_names(value)
+
+
+class Real(_Cleaned, param.Number):
+    """A finite real within bounds: booleans, NaN and text are refused, not taken as numbers."""
+
+    def clean(self, value):
+        return rules.within(value, self.bounds, self.name or "value")
+
+
+class ClassIndex(_Cleaned, param.Integer):
+    """A class index: an int (not a bool) from 0 to 9; the lesson checks it against its number of classes."""
+
+    def clean(self, value):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise rules.Refusal("not_number", f"{self.name} must be a class index (an integer), got {value!r}")
+        return int(value)
+
+
+class _AllOrNothing(Parameters):
+    """`lesson.param`: a batch update checks every value, and the lesson they make together, before any is set."""
+
+    def update(self_, arg=Undefined, /, **kwargs):
+        values = {**(dict(arg) if arg is not Undefined else {}), **kwargs}
+        lesson = self_.self
+        if lesson is not None:
+            cleaned = {}
+            for name, value in values.items():
+                if name not in self_:
+                    raise ValueError(f"{name!r} is not a parameter of {type(lesson).__name__}")
+                if name in _LESSON_PARAMS:
+                    self_[name]._validate(value)
+                    cleaned[name] = self_[name].clean(value) if isinstance(self_[name], _Cleaned) else value
+            lesson._check({**lesson.param.values(), **cleaned})
+        return super().update(values)
+
+
+class _AllOrNothingNamespace(param.parameterized._NS):
+    """The `param` namespace of `Lesson` instances (param's own `_NS`, handing out `_AllOrNothing`)."""
+
+    def __get__(self, obj, objtype):
+        return super().__get__(obj, objtype) if obj is None else _AllOrNothing(objtype, self=obj)
 
 
 class Lesson(param.Parameterized):
-    """One softmax / cross-entropy lesson: K logits, a temperature and a true class.
+    """One softmax / cross-entropy lesson: K named classes, their logits, a temperature, a true class and ε.
 
-    Derived values (probabilities, loss, entropy, arrows) are methods, never stored, so they cannot go stale.
+    Derived values (probabilities, loss, arrows, information) are methods, never stored, so they cannot go
+    stale. The events do what the page's buttons do, limits included (app/actions.py).
 
     >>> lesson = Lesson()
     >>> lesson.probabilities().round(3)
     array([0.659, 0.242, 0.099])
     >>> round(lesson.loss(), 3)
     0.417
+    >>> lesson.param.trigger("add_one"); lesson.logits
+    [3.0, 2.0, 1.1]
     """
 
-    class_names = param.List(
-        default=None, item_type=str, bounds=(2, MAX_CLASSES),
-        doc="Class names in class order, shown as text (never as HTML).")
+    class_names = ClassNames(
+        default=["cat", "dog", "bird"],
+        doc="Class names in class order, shown as text (never as HTML); by default the language's own.")
     initial_logits = Logits(
-        default=[2.0, 1.0, 0.1], bounds=(2, MAX_CLASSES),
-        doc="Where the logits start and where 'back to the initial logits' returns them.")
-    logits = Logits(
-        default=None, bounds=(2, MAX_CLASSES),
-        doc="z_k, the logit of each class; a learner drags them. Starts at initial_logits.")
-    T = param.Number(
+        default=[2.0, 1.0, 0.1], doc="Where the logits start, and where 'back to the initial logits' returns.")
+    logits = Logits(default=[2.0, 1.0, 0.1], doc="z_k, the logit of each class; a learner drags them.")
+    T = Real(
         default=1.0, bounds=T_BOUNDS,
         doc="Temperature: p = softmax(z / T). T → 0 approaches argmax, large T approaches uniform.")
-    true_class = param.Integer(
-        default=0, bounds=(0, MAX_CLASSES - 1),
-        doc="Index of the true class y (the one-hot target of the cross-entropy).")
-    lang = param.Selector(
-        default="en", objects=["en", "ko"], doc="Language of every label on screen.")
+    true_class = ClassIndex(
+        default=0, bounds=(0, K_BOUNDS[1] - 1), doc="Index of the true class y (the target of the cross-entropy).")
+    label_smoothing = Real(
+        default=0.0, bounds=EPS_BOUNDS, doc="ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.")
+    units = param.Selector(default="nats", objects=["nats", "bits"], doc="Unit of every information readout.")
+    lang = param.Selector(default="en", objects=list(LANGS), doc="Language of every label on screen.")
+    theme = param.Selector(default="light", objects=["light", "dark"], doc="Light or dark colours.")
+    lecture = param.Boolean(default=False, doc="Large type and thick lines for a projector.")
+    notice = param.String(
+        default="", doc="Why the last change was refused, as a key of the string table ('' when all is well).")
     add_one = param.Event(doc="Add 1 to every logit: nothing derived changes (shift invariance).")
     reset = param.Event(doc="Put the logits back to initial_logits.")
+    add_class = param.Event(doc="Add a class at the end (at most ten).")
+    remove_class = param.Event(doc="Remove the last class (at least two remain).")
 
     def __init__(self, **params):
-        initial = params.get("initial_logits", self.param.initial_logits.default)
-        if "class_names" not in params:
-            params["class_names"] = default_class_names(params.get("lang", "en"), len(initial))
-        params.setdefault("logits", list(initial))
+        lang = params.get("lang", "en")
+        if lang not in LANGS:
+            raise rules.Refusal("lang", f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+        given = next((params[k] for k in ("logits", "initial_logits", "class_names") if k in params), None)
+        K = len(given) if isinstance(given, list | tuple) and K_BOUNDS[0] <= len(given) <= K_BOUNDS[1] else 3
+        params.setdefault("initial_logits", params.get("logits", actions.default_logits(K)))
+        params.setdefault("logits", params["initial_logits"])
+        params.setdefault("class_names", default_class_names(lang, K))
         super().__init__(**params)
-        self._check_shapes()
-        # Before any other watcher (a view has precedence ≥ 1), so a view never sees a broken lesson.
-        self.param.watch(self._refuse_mismatch, ["class_names", "initial_logits", "logits", "true_class"],
+        self._check(self.param.values())
+        # Before any view's watcher (precedence ≥ 1), so a view never sees a broken lesson.
+        self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
 
-    def _refuse_mismatch(self, *events):
-        """Put back what a change broke, then say why: the lesson is never left inconsistent.
+    @staticmethod
+    def _check(v):
+        K = len(v["class_names"])
+        if len(v["initial_logits"]) != K or len(v["logits"]) != K:
+            raise rules.Refusal("class_count", f"{K} class names but {len(v['initial_logits'])} initial logits and "
+                                               f"{len(v['logits'])} logits (change them together: param.update)")
+        if v["true_class"] >= K:
+            raise rules.Refusal("class_count", f"true_class {v['true_class']} is out of range for {K} classes")
+
+    def _keep_whole(self, *events):
+        """Put back what a single assignment broke, then say why; a new language renames default names.
 
         >>> lesson = Lesson()
         >>> lesson.logits = [1.0, 2.0]
         Traceback (most recent call last):
-        ValueError: 3 class names but 3 initial logits and 2 logits
+        app.rules.Refusal: 3 class names but 3 initial logits and 2 logits (change them together: param.update)
         >>> lesson.logits
         [2.0, 1.0, 0.1]
         """
         try:
-            self._check_shapes()
+            self._check(self.param.values())
         except ValueError:
             with param.discard_events(self):
                 self.param.update({e.name: e.old for e in events})
             raise
+        lang = next((e for e in events if e.name == "lang"), None)
+        if lang is not None and "class_names" not in {e.name for e in events}:
+            renamed = actions.set_lang({"names": self.class_names, "lang": lang.old}, lang.new)["names"]
+            if renamed != self.class_names:
+                self.class_names = renamed
 
-    def _check_shapes(self):
-        K = len(self.class_names)
-        if len(self.initial_logits) != K or len(self.logits) != K:
-            raise ValueError(
-                f"{K} class names but {len(self.initial_logits)} initial logits and {len(self.logits)} logits")
-        if len(set(self.class_names)) != K:
-            raise ValueError(f"class names must differ from each other, got {self.class_names}")
-        if self.true_class >= K:
-            raise ValueError(f"true_class {self.true_class} is out of range for {K} classes")
+    def state(self):
+        """The lesson as the page holds it: a dict with the short keys that links use."""
+        return {key: getattr(self, name) for key, name in STATE_KEYS.items()}
+
+    def set_state(self, s):
+        """Take a whole state (from the page) at once, or refuse it and keep everything as it was."""
+        if not isinstance(s, dict) or set(s) != set(STATE_KEYS):
+            raise rules.Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {s!r:.200}")
+        changes = {STATE_KEYS[k]: v for k, v in s.items() if v != getattr(self, STATE_KEYS[k])}
+        self.param.update(changes)
 
     @param.depends("add_one", watch=True)
     def _add_one(self):
-        self.logits = [z + 1.0 for z in self.logits]
+        self.set_state(actions.add_one(self.state()))
 
     @param.depends("reset", watch=True)
     def _reset(self):
-        self.logits = list(self.initial_logits)
+        self.set_state(actions.reset(self.state()))
+
+    @param.depends("add_class", watch=True)
+    def _add_class(self):
+        self.set_state(actions.add_class(self.state()))
+
+    @param.depends("remove_class", watch=True)
+    def _remove_class(self):
+        self.set_state(actions.remove_class(self.state()))
+
+    def load_preset(self, name):
+        """Load a scenario: 'seed', 'two' (the sigmoid), 'ten' or 'uniform' (a model that knows nothing)."""
+        self.set_state(actions.preset(self.state(), name))
 
     @property
     def z(self):
@@ -128,15 +225,31 @@ class Lesson(param.Parameterized):
         """log p = log_softmax(z / T), exact where p underflows to 0."""
         return core.log_softmax(self.z, T=self.T)
 
-    @param.depends("logits", "T", "true_class")
-    def neg_grad(self):
-        """−∂L/∂z = (y − p)/T: what the arrows show (drawn at twice this length)."""
-        return -core.grad_logits(self.z, self.true_class, T=self.T)
+    @param.depends("class_names", "true_class", "label_smoothing")
+    def target(self):
+        """y' = (1 − ε)·onehot(y) + ε/K, the smoothed target."""
+        return core.smoothed_target(self.true_class, len(self.class_names), self.label_smoothing)
 
-    @param.depends("logits", "T", "true_class")
+    @param.depends("logits", "T", "true_class", "label_smoothing")
+    def neg_grad(self):
+        """−∂L/∂z = (y' − p)/T: what the arrows show (drawn at twice this length)."""
+        return -core.grad_logits(self.z, self.true_class, T=self.T, label_smoothing=self.label_smoothing)
+
+    @param.depends("logits", "T", "true_class", "label_smoothing")
     def loss(self):
-        """L = −ln p_y in nats, computed from log-softmax so it stays exact when p_y underflows."""
-        return float(core.cross_entropy(self.z, self.true_class, T=self.T))
+        """L = H(y', p) in nats (−ln p_y when ε = 0), from log-softmax: exact where p_y underflows."""
+        return float(core.cross_entropy(self.z, self.true_class, T=self.T, label_smoothing=self.label_smoothing))
+
+    @param.depends("class_names", "label_smoothing")
+    def floor(self):
+        """H(y'), the lowest loss label smoothing allows, in nats (0 when ε = 0)."""
+        return core.label_smoothing_floor(len(self.class_names), self.label_smoothing)
+
+    @param.depends("logits", "T", "true_class", "label_smoothing")
+    def kl(self):
+        """KL(y'‖p) = L − H(y'), in nats: how far the loss is above its floor."""
+        log_p = self.log_probabilities()
+        return float(sum(t * (math.log(t) - lp) for t, lp in zip(self.target(), log_p, strict=True) if t > 0))
 
     @param.depends("logits", "T")
     def entropy_bits(self):
@@ -147,3 +260,6 @@ class Lesson(param.Parameterized):
     def logsumexp(self):
         """LSE(z / T), with max(z/T) ≤ LSE ≤ max(z/T) + ln K."""
         return float(core.logsumexp(self.z / self.T))
+
+    # Last in the class body: from here on the name `param` is this namespace, not the module.
+    param = _AllOrNothingNamespace()

@@ -87,7 +87,8 @@ def nats_to_bits(x: ArrayLike) -> NDArray[np.floating] | np.floating:
     >>> round(float(nats_to_bits(1.85)), 2)
     2.67
     """
-    return _validate.float_array(x, "x") / math.log(2)
+    with np.errstate(over="ignore"):  # beyond 1.2e308 nats the value in bits exceeds the float range: inf
+        return _validate.float_array(x, "x") / math.log(2)
 
 
 def bits_to_nats(x: ArrayLike) -> NDArray[np.floating] | np.floating:
@@ -98,7 +99,8 @@ def bits_to_nats(x: ArrayLike) -> NDArray[np.floating] | np.floating:
     >>> round(float(bits_to_nats(1.0)), 3)
     0.693
     """
-    return _validate.float_array(x, "x") * math.log(2)
+    with np.errstate(under="ignore"):  # a subnormal number of bits becomes a smaller one, or 0
+        return _validate.float_array(x, "x") * math.log(2)
 
 
 def uniform_loss(K: int) -> float:

@@ -1,56 +1,92 @@
-// Browser glue: turns the learner's gesture into new figure data, with the maths from softmax.mjs.
-// One CustomJS runs this module for every trigger (see app/document.py and action_of below).
-// Only `logits` and the two controls travel to Python (once per gesture); every source written here is
-// syncable=False, so a drag streams nothing to the server. app/document.py's lesson_data is the Python
-// twin of recompute(): it draws the first frame.
-import { softmax, log_softmax, logsumexp, cross_entropy, grad_logits, entropy } from "./softmax.mjs";
-import { render_readouts } from "./readouts.mjs";
+// Browser glue: every gesture becomes a named action on the lesson's state, and every state becomes a frame.
+// One CustomJS runs this bundle for every trigger (app/document.py); `trigger_of` names what fired it and an
+// unknown trigger is an error. The lesson lives in one model (`lesson.state`): a finished gesture writes it
+// once (one message to Python when served); during a drag or a slide the page draws live frames from an
+// unwritten state. Every model the page draws into is syncable=False, so nothing else travels.
 
-function temperature(a) {
-  return 10 ** a.temperature.value;
-}
+const PAGES = new WeakMap(); // per lesson model (one per document or notebook output): what the page remembers
 
-function true_class(a) {
-  return Number(a.true_class.value);
-}
-
-// Where a point may be dragged: inside the plot frame, and never past ±limit (the lesson's bounds).
-function drag_window(a) {
-  return [Math.max(a.y_range.start + a.view.pad, -a.limit), Math.min(a.y_range.end - a.view.pad, a.limit)];
-}
-
-function clamp_in_place(a, z) {
-  const [lo, hi] = drag_window(a);
-  let clamped = false;
-  for (let k = 0; k < z.length; k++) {
-    const c = Math.min(hi, Math.max(lo, z[k]));
-    if (c !== z[k]) { z[k] = c; clamped = true; }
+function page_of(a, context) {
+  let page = PAGES.get(a.lesson);
+  if (page === undefined) {
+    page = { pointer_down: false, applied: {}, local_notice: null, ready: new WeakSet(), listening: false };
+    PAGES.set(a.lesson, page);
   }
-  return clamped;
+  page.a = a;
+  page.index = context.index ?? page.index;
+  return page;
 }
 
-// Keep every logit on screen after a jump (add 1, reset, a value set from Python) by moving the axis
-// in whole units, or widening it when the logits spread wider than the axis.
-function fit_window(a, z) {
-  const [lo, hi] = [a.y_range.start + a.view.pad, a.y_range.end - a.view.pad];
-  const zmin = Math.min(...z);
-  const zmax = Math.max(...z);
-  if (zmax - zmin > hi - lo) {
-    const half = (zmax - zmin) / 2 + 1 + a.view.pad;
-    const mid = (zmax + zmin) / 2;
-    a.y_range.setv({ start: mid - half, end: mid + half });
-  } else if (zmax > hi || zmin < lo) {
-    const shift = zmax > hi ? Math.ceil(zmax - hi) : -Math.ceil(lo - zmin);
-    a.y_range.setv({ start: a.y_range.start + shift, end: a.y_range.end + shift });
+function now(page) {
+  return page.a.lesson.state;
+}
+
+function strings(page, s = now(page)) {
+  return page.a.strings[s.lang];
+}
+
+// ---- writing the lesson: the page's gatekeeper, then one write -----------------------------------------
+
+/** The state s, checked by the lesson's rules (app/rules.py has the twin); a RuleError when it breaks one. */
+function checked(s, a) {
+  const { rules } = a;
+  const z = rule_logits(s.z, rules);
+  const initial = rule_logits(s.initial, rules);
+  const names = clean_names(s.names, rules);
+  if (initial.length !== z.length || names.length !== z.length) throw new RuleError("class_count", "counts differ");
+  const y = s.y;
+  if (!Number.isInteger(y) || y < 0 || y >= z.length) throw new RuleError("not_number", `true class ${y}`);
+  const T = rule_within(s.T, rules.T, "T");
+  const eps = rule_within(s.eps, rules.eps, "eps");
+  const choices = { units: ["nats", "bits"], lang: Object.keys(a.strings), theme: ["light", "dark"] };
+  for (const [key, allowed] of Object.entries(choices)) {
+    if (!allowed.includes(s[key])) throw new RuleError("refused", `${key} ${s[key]}`);
+  }
+  if (typeof s.lecture !== "boolean" || typeof s.notice !== "string") throw new RuleError("refused", "lecture");
+  return { ...s, z, initial, names, y, T, eps };
+}
+
+/** Write the next state if the rules allow it, else keep the lesson and say why (a notice, a redraw). */
+function commit(page, next) {
+  let s;
+  try {
+    s = checked(next, page.a);
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    refuse(page, e.key);
+    return;
+  }
+  page.local_notice = null;
+  if (JSON.stringify(s) === JSON.stringify(now(page))) {
+    draw(page, s);
+  } else {
+    page.a.lesson.state = s; // fires the "state" trigger, which draws it
   }
 }
+
+/** A gesture the rules refuse: the lesson stays as it was, drawn again (controls included), with a notice. */
+function refuse(page, key) {
+  page.local_notice = key;
+  draw(page, now(page));
+}
+
+function act(page, action) {
+  try {
+    commit(page, action(now(page)));
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    refuse(page, e.key);
+  }
+}
+
+// ---- drawing a state -------------------------------------------------------------------------------------
 
 // Bokeh's Div lays out the whole page again whenever its text changes (MarkupView.rerender walks up to the
-// root): 40 ms on every drag frame. The readouts have fixed sizes, so set the model's text silently and
-// write the same HTML into the view's element; the layout cannot change.
-function show(div, html, index) {
+// root): 40 ms on every drag frame. A readout's box does not depend on its text (static/layout.css), so set
+// the model's text silently and write the same HTML into the view's element.
+function show(page, div, html) {
   if (div.text === html) return;
-  const view = index?.find_one(div);
+  const view = page.index?.find_one(div);
   if (view?.markup_el) {
     div.setv({ text: html }, { silent: true });
     view.markup_el.innerHTML = html;
@@ -59,102 +95,433 @@ function show(div, html, index) {
   }
 }
 
-function recompute(a, status = "") {
-  const z = Array.from(a.logits.data.z);
-  const T = temperature(a);
-  const y = true_class(a);
-  const x = z.map((_, k) => k);
-  const p = softmax(z, T);
-  const g = grad_logits(z, y, T).map((v) => -v);
-  const state = {
-    names: a.names, z, T, y, p, g,
-    log_p: log_softmax(z, T),
-    loss: cross_entropy(z, y, T),
-    entropy_bits: entropy(p, 2),
-    lse: logsumexp(z.map((v) => v / T)),
-  };
-  // An arrow longer than the frame stops at its edge, head visible: it points on, it does not vanish.
-  const [top, bottom] = [a.y_range.end - a.view.arrow_margin, a.y_range.start + a.view.arrow_margin];
-  const y1 = z.map((v, k) => Math.min(top, Math.max(bottom, v + a.view.arrow_scale * g[k])));
-  a.probs.data = { x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === y ? 1 : 0)) };
-  a.neg_grad.data = {
-    x, g, y0: z, y1,
-    x_arrow: x.map((k) => k + a.view.arrow_dx),
-    head: y1.map((v, k) => {
-      const length = Math.abs(v - z[k]);
-      return length < a.view.min_arrow ? 0 : Math.min(a.view.head, a.view.head_per_unit * length);
-    }),
-  };
-  a.settings.data = { T: [T], y: [y] };
-  a.labels.data = { x, z, text: z.map((v) => v.toFixed(2)) };
-  const html = render_readouts(state, a.t);
-  for (const [key, div] of Object.entries(a.divs)) {
-    show(div, key in html ? html[key] : status, a.index);
+function set_if_changed(model, values) {
+  const changed = {};
+  for (const [key, value] of Object.entries(values)) {
+    const old = model[key];
+    const same = Array.isArray(value) ? JSON.stringify(Array.from(old ?? [])) === JSON.stringify(value) : old === value;
+    if (!same) changed[key] = value;
+  }
+  if (Object.keys(changed).length) model.setv(changed);
+}
+
+/** Draw state s. A live frame (a drag or a slide in progress) leaves the logits source to the tool, and the
+ * controls, links and the live region to the end of the gesture. */
+function draw(page, s, { live = false, notice = null } = {}) {
+  const { a } = page;
+  const t = strings(page, s);
+  const f = frame(s, t, a.view);
+  for (const [name, data] of Object.entries(f.sources)) {
+    if (name === "logits" && live) continue;
+    if (name === "logits" && JSON.stringify(Array.from(a.sources.logits.data.z ?? [])) === JSON.stringify(data.z)
+        && JSON.stringify(Array.from(a.sources.logits.data.name ?? [])) === JSON.stringify(data.name)) continue;
+    a.sources[name].data = data;
+  }
+  set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
+  for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
+  for (const [key, html] of Object.entries(f.readouts)) {
+    show(page, a.divs[key], html);
+    if (key === "gap" || key === "sigmoid") set_if_changed(a.divs[key], { visible: html !== "" });
+  }
+  const key = notice ?? page.local_notice ?? s.notice;
+  show(page, a.notice, notice_html({ ...s, notice: key }, t, a.rules.fields));
+  draw_axes(page, s, f);
+  draw_inputs(page, s, t);
+  if (live) return;
+  draw_controls(page, s, t);
+  draw_look(page, s);
+  show_live(page, f.live);
+  write_link(page, s);
+}
+
+function draw_axes(page, s, f) {
+  const { a } = page;
+  const names = JSON.stringify(s.names);
+  if (page.applied.names === names && page.applied.K === f.K && page.applied.many === f.many) return;
+  const size = a.sizes[s.lecture ? "lecture" : "normal"];
+  for (const axis of [a.axes.logit_x, a.axes.prob_x]) {
+    axis.ticker.ticks = f.sources.probs.x;
+    axis.formatter.args = { names: [...s.names] };
+    axis.setv({
+      major_label_orientation: f.many ? Math.PI / 4 : 0, major_label_text_font_size: f.many ? size.ticks_many : size.ticks,
+    });
+  }
+  a.glyphs.point_labels.visible = !f.many;
+  Object.assign(page.applied, { names, K: f.K, many: f.many });
+}
+
+// The logits without dragging: labelled number inputs inside the `logit_inputs` Div, rebuilt when the
+// classes change, otherwise only their values are written (a focused input keeps its focus).
+function draw_inputs(page, s, t) {
+  const view = page.index?.find_one(page.a.inputs);
+  const root = view?.markup_el;
+  if (!root) return;
+  const fields = root.querySelectorAll(".logit-input");
+  const labels = JSON.stringify([s.names, t.input_label, t.inputs_title]);
+  if (fields.length !== s.z.length || page.applied.inputs !== labels) {
+    const html = inputs_html(s, t, page.a.rules);
+    page.a.inputs.setv({ text: html }, { silent: true });
+    root.innerHTML = html;
+    page.applied.inputs = labels;
+  }
+  root.querySelectorAll(".logit-input").forEach((input, k) => {
+    const text = logit_text(s.z[k]);
+    if (input.value !== text) input.value = text;
+  });
+}
+
+/** The inputs' HTML: the twin of inputs_html in app/document.py. */
+function inputs_html(s, t, rules) {
+  const fields = s.names.map((name, k) =>
+    `<label><span>${escape_html(name)}</span><input class="logit-input" type="number" step="0.1" ` +
+    `min="${-rules.logit}" max="${rules.logit}" value="${logit_text(s.z[k])}" data-k="${k}" ` +
+    `aria-label="${escape_html(fill(t.input_label, { name }))}"></label>`).join("");
+  return `<div class="inputs-title">${t.inputs_title}</div><div class="inputs">${fields}</div>`;
+}
+
+function draw_controls(page, s, t) {
+  const c = page.a.controls;
+  if (Math.abs(c.temperature.value - Math.log10(s.T)) > 1e-12) c.temperature.value = Math.log10(s.T);
+  if (c.label_smoothing.value !== s.eps) c.label_smoothing.value = s.eps;
+  set_if_changed(c.true_class, { options: s.names.map((name, k) => [String(k), name]) });
+  set_if_changed(c.true_class, { value: String(s.y) });
+  set_if_changed(c.units, { active: s.units === "bits" ? 1 : 0 });
+  set_if_changed(c.lang, { value: s.lang });
+  set_if_changed(c.theme, { active: s.theme === "dark" });
+  set_if_changed(c.lecture, { active: s.lecture });
+  const names = s.names.join(", ");
+  if (c.class_names.value.split(",").map((n) => n.trim()).join(", ") !== names) c.class_names.value = names;
+  if (page.applied.lang === s.lang) return;
+  const { a } = page;
+  a.header.text = `<h1>${t.title}</h1><p>${t.subtitle}</p>`;
+  a.figs.logit.title.text = t.logit_title;
+  a.figs.prob.title.text = t.prob_title;
+  a.hints.logit.text = t.logit_hint;
+  a.hints.prob.text = t.prob_hint;
+  a.axes.logit_y.axis_label = t.logit_axis;
+  a.axes.prob_y.axis_label = t.prob_axis;
+  a.axes.logit_x.axis_label = t.class_axis;
+  a.axes.prob_x.axis_label = t.class_axis;
+  for (const name of ["temperature", "true_class", "label_smoothing", "preset", "lang"]) c[name].title = t[name];
+  c.class_names.title = t.class_names_box;
+  for (const name of ["add_one", "reset", "add_class", "remove_class", "copy_link", "download_png", "theme",
+    "lecture"]) c[name].label = t[name];
+  c.units.labels = [t.nats, t.bits];
+  c.preset.options = [["", t.preset_none], ...PRESETS.map((p) => [p, t[`preset_${p}`]])];
+  c.lang.options = Object.keys(a.strings).map((code) => [code, t.lang_options[code]]);
+  if (a.mode !== "notebook") document.documentElement.lang = s.lang;
+  page.applied.lang = s.lang;
+}
+
+// The dark theme and lecture mode: a class on the root (colours and type sizes are CSS variables there) and
+// the figures' own colours and sizes, which Bokeh draws on a canvas.
+function draw_look(page, s) {
+  const look = JSON.stringify([s.theme, s.lecture]);
+  if (page.applied.look === look) return;
+  const { a } = page;
+  const p = a.themes[s.theme];
+  const size = a.sizes[s.lecture ? "lecture" : "normal"];
+  const extra = [...(s.theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture"] : [])];
+  a.root.css_classes = ["explainer", ...extra];
+  for (const fig of Object.values(a.figs)) {
+    fig.css_classes = ["fig", ...(s.lecture ? ["lecture"] : [])];
+    fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
+    fig.title.setv({ text_color: p.fg, text_font_size: size.title });
+  }
+  for (const hint of Object.values(a.hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
+  for (const axis of Object.values(a.axes)) {
+    axis.setv({
+      axis_label_text_color: p.fg, major_label_text_color: p.fg, axis_line_color: p.muted,
+      major_tick_line_color: p.muted, minor_tick_line_color: p.muted, axis_label_text_font_size: size.axis,
+    });
+  }
+  const g = a.glyphs;
+  g.arrows.setv({ line_color: p.arrow, line_width: size.arrow });
+  g.heads.setv({ fill_color: p.arrow, line_color: p.arrow });
+  g.points.setv({ fill_color: p.point, line_color: p.point_line, size: size.point });
+  g.bars.fill_color = p.bar;
+  g.outer.line_width = size.outline;
+  g.inner.line_width = size.outline_inner;
+  g.targets.setv({ line_color: p.target, line_width: size.target });
+  g.point_labels.setv({ text_color: p.fg, text_font_size: size.labels });
+  g.bar_labels.setv({ text_color: p.fg, text_font_size: size.labels });
+  g.span.line_color = p.span;
+  if (a.mode !== "notebook") document.body.style.background = s.theme === "dark" ? p.bg : "";
+  page.applied.look = look;
+  page.applied.names = null; // tick label sizes follow the mode
+}
+
+function show_live(page, text) {
+  const region = page.index?.find_one(page.a.live)?.markup_el?.querySelector(".live-region");
+  if (region && region.textContent !== text) region.textContent = text;
+}
+
+// The lesson in the address bar: the exported file keeps it in the hash, the served app in the query (only
+// where it is the page itself, not embedded in another page); a notebook leaves the address alone.
+function write_link(page, s) {
+  const { a } = page;
+  const link = link_of(s, a.strings);
+  if (page.applied.link === link) return;
+  page.applied.link = link;
+  if (a.mode === "file" && page.link_ready) history.replaceState(history.state, "", `#${link}`);
+  if (a.mode === "served" && location.pathname === a.app_path) {
+    history.replaceState(history.state, "", `?${link}${location.hash}`);
   }
 }
 
-function set_logits(a, z) {
-  a.logits.data = { ...a.logits.data, z };
+// ---- the triggers ----------------------------------------------------------------------------------------
+
+// Where a point may be dragged: inside the plot frame, and never past ±limit.
+function drag_window(page) {
+  const { a } = page;
+  const r = a.figs.logit.y_range;
+  return [Math.max(r.start + a.view.pad, -a.rules.logit), Math.min(r.end - a.view.pad, a.rules.logit)];
 }
 
-const ACTIONS = {
-  // Every mouse move of a drag: the tool has moved the grabbed point in place; keep it on the axis. Past
-  // the frame's edge the tool stops following the pointer, so put the point at the edge it ran to.
-  pan(a, ev) {
-    const z = a.logits.data.z;
-    const [lo, hi] = drag_window(a);
-    let clamped = clamp_in_place(a, z);
-    for (const k of a.logits.selected.indices) {
-      if (ev.y > a.y_range.end && z[k] !== hi) { z[k] = hi; clamped = true; }
-      if (ev.y < a.y_range.start && z[k] !== lo) { z[k] = lo; clamped = true; }
-    }
-    if (clamped) a.logits.change.emit();
-    const at_edge = a.logits.selected.indices.some((k) => z[k] === lo || z[k] === hi);
-    recompute(a, at_edge ? a.t.clamped : "");
+function dragged_z(page, ev) {
+  const src = page.a.sources.logits;
+  const z = src.data.z;
+  const r = page.a.figs.logit.y_range;
+  const [lo, hi] = drag_window(page);
+  let clamped = false;
+  for (let k = 0; k < z.length; k++) {
+    const c = Math.min(hi, Math.max(lo, z[k]));
+    if (c !== z[k]) { z[k] = c; clamped = true; }
+  }
+  // Past the frame's edge the tool stops following the pointer: put the point at the edge it ran to.
+  for (const k of src.selected.indices) {
+    if (ev?.y > r.end && z[k] !== hi) { z[k] = hi; clamped = true; }
+    if (ev?.y < r.start && z[k] !== lo) { z[k] = lo; clamped = true; }
+  }
+  if (clamped) src.change.emit();
+  const at_edge = src.selected.indices.some((k) => z[k] === lo || z[k] === hi);
+  return [Array.from(z), at_edge];
+}
+
+function commit_logits(page) {
+  const z = Array.from(page.a.sources.logits.data.z);
+  const s = now(page);
+  if (z.length !== s.z.length) {
+    // A point deleted with Backspace (the drawing tool's own shortcut) comes back where the learner last saw
+    // it: the last frame drawn, live or not.
+    const seen = Array.from(page.a.sources.point_labels.data.z);
+    commit(page, { ...s, z: seen.length === s.z.length ? seen : s.z });
+    return;
+  }
+  if (z.every((v, k) => v === s.z[k])) return; // the page wrote these logits itself, from the state
+  const [lo, hi] = drag_window(page);
+  const at_edge = page.a.sources.logits.selected.indices.some((k) => z[k] === lo || z[k] === hi);
+  commit(page, { ...s, z, notice: at_edge ? "clamped" : "" });
+}
+
+function slide(page, key, value) {
+  const s = now(page);
+  if (s[key] === value) return;
+  if (page.pointer_down) draw(page, { ...s, [key]: value }, { live: true });
+  else commit(page, { ...s, [key]: value, notice: "" });
+}
+
+const TRIGGERS = {
+  state(page) {
+    draw(page, now(page));
   },
-  // The logits changed as a whole: end of a drag, a button, or Python. A point deleted with Backspace
-  // (the drawing tool's own shortcut) comes back: a lesson never loses a class.
-  data(a) {
-    const z = Array.from(a.logits.data.z);
-    if (z.length !== a.names.length) {
-      set_logits(a, Array.from(a.labels.data.z));
-      return;
-    }
-    fit_window(a, z);
-    if (clamp_in_place(a, z)) set_logits(a, z);
-    else recompute(a);
+  layout(page) {
+    ready(page);
+  },
+  pan(page, ev) {
+    const [z, at_edge] = dragged_z(page, ev);
+    draw(page, { ...now(page), z }, { live: true, notice: at_edge ? "clamped" : "" });
+  },
+  panend(page) {
+    commit_logits(page);
+  },
+  logits(page) {
+    if (!page.pointer_down) commit_logits(page);
   },
   // A tap selects a point; clearing it keeps the next drag from moving two points at once.
-  tap(a) {
-    a.logits.selection_manager.clear();
+  tap(page) {
+    page.a.sources.logits.selection_manager.clear();
   },
-  controls(a) {
-    recompute(a);
+  temperature(page) {
+    const v = page.a.controls.temperature.value;
+    if (Math.abs(v - Math.log10(now(page).T)) < 1e-12) return; // the page itself wrote it from the state
+    const [lo, hi] = page.a.rules.T;
+    slide(page, "T", Math.min(hi, Math.max(lo, 10 ** v)));
   },
-  add_one(a) {
-    const z = Array.from(a.logits.data.z, (v) => v + 1);
-    if (Math.max(...z) > a.limit) {
-      show(a.divs.status, a.t.at_limit.replace("{limit}", String(a.limit)), a.index);
+  label_smoothing(page) {
+    slide(page, "eps", page.a.controls.label_smoothing.value);
+  },
+  true_class(page) {
+    const y = Number(page.a.controls.true_class.value);
+    if (y !== now(page).y) commit(page, { ...now(page), y, notice: "" });
+  },
+  units(page) {
+    const units = ["nats", "bits"][page.a.controls.units.active];
+    if (units !== now(page).units) commit(page, { ...now(page), units });
+  },
+  lang(page) {
+    const lang = page.a.controls.lang.value;
+    if (lang === now(page).lang) return;
+    if (!(lang in page.a.strings)) {
+      refuse(page, "refused");
       return;
     }
-    set_logits(a, z);
+    act(page, (s) => set_lang(s, lang, page.a.strings));
   },
-  reset(a) {
-    a.y_range.setv({ start: a.initial_range[0], end: a.initial_range[1] });
-    set_logits(a, Array.from(a.initial));
+  theme(page) {
+    const theme = page.a.controls.theme.active ? "dark" : "light";
+    if (theme !== now(page).theme) commit(page, { ...now(page), theme });
+  },
+  lecture(page) {
+    const lecture = Boolean(page.a.controls.lecture.active);
+    if (lecture !== now(page).lecture) commit(page, { ...now(page), lecture });
+  },
+  class_names(page) {
+    const text = page.a.controls.class_names.value;
+    if (text.split(",").map((n) => n.trim()).join(", ") === now(page).names.join(", ")) return;
+    act(page, (s) => rename(s, text, page.a.rules));
+  },
+  preset(page) {
+    const name = page.a.controls.preset.value;
+    if (name === "") return;
+    page.a.controls.preset.value = ""; // a menu: choosing the same scenario again loads it again
+    if (!PRESETS.includes(name)) {
+      refuse(page, "refused");
+      return;
+    }
+    act(page, (s) => preset(s, name, page.a.strings));
+  },
+  add_one(page) {
+    act(page, (s) => add_one(s, page.a.rules));
+  },
+  reset(page) {
+    act(page, reset);
+  },
+  add_class(page) {
+    act(page, (s) => add_class(s, page.a.rules, page.a.strings));
+  },
+  remove_class(page) {
+    act(page, (s) => remove_class(s, page.a.rules));
+  },
+  copy_link(page) {
+    copy_link(page);
+  },
+  download_png(page) {
+    download_png(page);
   },
 };
 
+// ---- once per page: keyboard, pointer, links --------------------------------------------------------------
+
+function ready(page) {
+  const { a } = page;
+  if (!page.listening) {
+    page.listening = true;
+    // A slider or a point moved by a pointer is a gesture in progress until the pointer is up: live frames
+    // meanwhile, one write at the end. A value set by a script or a key is a whole gesture at once.
+    const down = (ev) => { if (ev.isPrimary) page.pointer_down = true; };
+    const up = (ev) => { if (ev.isPrimary) page.pointer_down = false; };
+    window.addEventListener("pointerdown", down, true);
+    window.addEventListener("pointerup", up, true);
+    window.addEventListener("pointercancel", up, true);
+    // A page opened without a link keeps its plain address until the learner changes something; one opened
+    // with a link gets it back cleaned (defaults in place of what could not be used).
+    if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
+      page.applied.link = link_of(now(page), a.strings);
+    }
+    if (a.mode === "file") {
+      page.link_ready = true;
+      window.addEventListener("hashchange", () => read_link(page));
+      read_link(page);
+    }
+  }
+  const inputs = page.index?.find_one(a.inputs);
+  const shadow = inputs?.shadow_el;
+  if (shadow && !page.ready.has(shadow)) {
+    page.ready.add(shadow);
+    shadow.addEventListener("keydown", (ev) => on_input_key(page, ev));
+    shadow.addEventListener("change", (ev) => on_input_change(page, ev));
+  }
+  draw(page, now(page));
+  if (inputs) inputs.el.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
+}
+
+function input_index(ev) {
+  const input = ev.target;
+  return input?.classList?.contains("logit-input") ? Number(input.dataset.k) : null;
+}
+
+function on_input_key(page, ev) {
+  const k = input_index(ev);
+  if (k === null || (ev.key !== "ArrowUp" && ev.key !== "ArrowDown")) return;
+  ev.preventDefault(); // the browser's own step would ignore Shift and skip the lesson's rules
+  const step = (ev.shiftKey ? 1 : 0.1) * (ev.key === "ArrowUp" ? 1 : -1);
+  act(page, (s) => nudge(s, k, step, page.a.rules));
+}
+
+function on_input_change(page, ev) {
+  const k = input_index(ev);
+  if (k === null) return;
+  const text = ev.target.value.trim();
+  act(page, (s) => set_logit(s, k, text === "" ? NaN : Number(text), page.a.rules));
+}
+
+function read_link(page) {
+  const text = location.hash.replace(/^#/, "");
+  if (!text) return;
+  const pairs = Array.from(new URLSearchParams(text).entries());
+  const [s] = parse_link(pairs, now(page).lang, page.a.rules, page.a.strings);
+  commit(page, s);
+}
+
+function copy_link(page) {
+  const link = link_of(now(page), page.a.strings);
+  const url = page.a.mode === "served" ? `${location.origin}${location.pathname}?${link}`
+    : `${location.href.split("#")[0]}#${link}`;
+  const say = (key) => {
+    page.local_notice = `${key}:${url}`;
+    draw(page, now(page));
+  };
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(() => say("link_copied"), () => say("link_shown"));
+  else say("link_shown");
+}
+
+function download_png(page) {
+  const views = Object.values(page.a.figs).map((fig) => page.index.find_one(fig));
+  const layers = views.map((view) => view.export("png", true).canvas);
+  const out = document.createElement("canvas");
+  out.width = layers.reduce((w, c) => w + c.width, 0);
+  out.height = Math.max(...layers.map((c) => c.height));
+  const ctx = out.getContext("2d");
+  ctx.fillStyle = page.a.themes[now(page).theme].bg;
+  ctx.fillRect(0, 0, out.width, out.height);
+  let x = 0;
+  for (const layer of layers) {
+    ctx.drawImage(layer, x, 0);
+    x += layer.width;
+  }
+  out.toBlob((blob) => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "softmax-explainer.png";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  });
+}
+
 // One callback serves every trigger, told apart by what fired it: a model whose property changed, or an
 // event (pan, tap, a button's click) with the model it came from.
-function action_of(a, obj) {
-  if (obj === a.logits) return "data";
-  if (obj === a.temperature || obj === a.true_class) return "controls";
-  if (obj.event_name === "button_click") return obj.origin === a.add_one ? "add_one" : "reset";
-  return obj.event_name;
+function trigger_of(a, obj) {
+  if (obj === a.lesson) return "state";
+  if (obj === a.sources.logits) return "logits";
+  if (obj === a.figs.logit) return "layout";
+  const origin = obj.event_name === "button_click" ? obj.origin : obj;
+  for (const [name, model] of Object.entries(a.controls)) if (model === origin) return name;
+  if (obj.event_name === "pan" || obj.event_name === "panend" || obj.event_name === "tap") return obj.event_name;
+  throw new Error(`the explainer has no action for ${obj.event_name ?? obj.type ?? String(obj)}`);
 }
 
 export default (args, obj, data, context) => {
-  const a = { ...args, index: context.index };
-  ACTIONS[action_of(a, obj)](a, obj);
+  const page = page_of(args, context);
+  TRIGGERS[trigger_of(args, obj)](page, obj);
 };

@@ -1,90 +1,98 @@
-// The readouts as HTML, from the numbers of one lesson state. app/readouts.py is its Python twin, which
-// draws the first frame; tests/browser/test_parity.py checks that both write the same HTML.
+// The readouts as HTML, from one frame's numbers: the JavaScript twin of app/readouts.py. Both write the same
+// HTML for the same state. Class names always go through escape_html: a name a person typed is text, never
+// markup. Information readouts show the chosen unit first and the other one beside it.
 
 export function escape_html(s) {
   return String(s).replace(/[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-function minus(s) {
+/** A template's {field}s filled with text; a replacer function, because replacement strings would read
+ * "$&" in a class name as a pattern. */
+export function fill(template, fields) {
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in fields ? String(fields[key]) : whole));
+}
+
+function with_minus(s) {
   return s.replace(/^-/, "\u2212");
 }
 
-// m×10^e, with the exponent written out so that a projector shows it large enough; an exponent of a
-// million or more (e^(z/T) for z = −1e308) is itself written as m×10^e.
-function scientific(mantissa, exponent) {
-  const e = Math.abs(exponent) < 1e6 ? minus(String(exponent)) : fmt(exponent);
-  return `${minus(mantissa)}×10<sup>${e}</sup>`;
-}
-
-/** A number as people read it: 3 decimals from 0.001 to 10^6, m×10^e outside, and 0 as 0.000. */
-export function fmt(x, digits = 3) {
-  if (Number.isNaN(x)) return "—";
-  if (!Number.isFinite(x)) return x > 0 ? "∞" : "\u2212∞";
-  const a = Math.abs(x);
-  if (a === 0 || (a >= 1e-3 && a < 1e6)) return minus((x + 0).toFixed(digits));
-  const [m, e] = x.toExponential(2).split("e");
-  return scientific(m, Number(e));
-}
-
-/** e^u without overflow or underflow: through log10 once e^u leaves the range of a double. */
-export function fmt_exp(u) {
-  if (Math.abs(u) < 700 || !Number.isFinite(u)) return fmt(Math.exp(u));
-  const l = u / Math.LN10;
-  let e = Math.floor(l);
-  let m = (10 ** (l - e)).toFixed(2);
-  if (m === "10.00") { m = "1.00"; e += 1; }
-  return scientific(m, e);
-}
-
-/** A probability, from its log when it underflows to 0: p = e^−20000 is tiny, not zero. */
-export function fmt_prob(p, log_p) {
-  return p === 0 && log_p > -Infinity ? fmt_exp(log_p) : fmt(p);
-}
-
-// The loss always with three decimals, so a learner can compare it at a glance, and its exact size beside
-// it when that rounds to 0.000: the loss never reaches 0 for finite logits.
-function fmt_loss(x, unit) {
+// Three decimals, so a learner compares at a glance, and the exact size beside it when that is 0.000: the
+// loss never reaches 0 for finite logits.
+function fixed3(x, unit) {
   const tiny = x > 0 && x < 5e-4 ? ` <span class="aside">(${fmt(x)})</span>` : "";
-  return `${minus(x.toFixed(3))} ${unit}${tiny}`;
+  return `${with_minus(x.toFixed(3))} ${unit}${tiny}`;
 }
 
-function row(cells, tag, cls) {
+function table_row(cells, tag, cls) {
   const attr = cls ? ` class="${cls}"` : "";
   return `<tr${attr}>` + cells.map((c) => `<${tag}>${c}</${tag}>`).join("") + "</tr>";
 }
 
-/**
- * Every readout's HTML for one state s = {names, z, T, y, p, log_p, g, loss, entropy_bits, lse}; t = strings.
- * Class names go through escape_html: a name a person typed is text, never markup.
- */
-export function render_readouts(s, t) {
+function label(text) {
+  return `<span class="label">${text}</span>`;
+}
+
+/** Every readout's HTML for the numbers n of one frame (frame.mjs), its state s and strings t. */
+export function render_readouts(n, s, t) {
   const K = s.z.length;
+  const { y, T, eps } = s;
   const names = s.names.map(escape_html);
-  const head = row([t.col_class, "z", "e<sup>z/T</sup>", t.col_prob, t.col_arrow], "th");
-  const body = s.z.map((z, k) => row(
-    [names[k], fmt(z), fmt_exp(z / s.T), fmt_prob(s.p[k], s.log_p[k]), fmt(s.g[k])], "td",
-    k === s.y ? "true" : ""));
-  let g_sum = 0;
-  for (const g of s.g) g_sum += g;
-  // Σ(y − p)/T is 0 in exact arithmetic; what remains is rounding in the last bits of the p_k, which a
-  // learner would misread as a real imbalance of the arrows.
-  if (Math.abs(g_sum) < 1e-9) g_sum = 0;
-  const zmax = Math.max(...s.z) / s.T;
-  const yname = names[s.y];
-  return {
-    probs: `<table>${head}${body.join("")}</table>`,
-    loss: `<span class="label">${t.loss}</span> <span class="value">${fmt_loss(s.loss, t.nats)}</span>` +
-      ` <span class="aside">= ${fmt_loss(s.loss / Math.LN2, t.bits)}</span>`,
-    entropy: `<span class="label">${t.entropy}</span> <span class="value">${fmt(s.entropy_bits)} ${t.bits}</span>` +
-      ` <span class="aside">≤ ${t.entropy_max} = ${fmt(Math.log2(K))} ${t.bits}</span>`,
-    lse: `<span class="label">${t.lse}</span> <span class="value">${fmt(s.lse)}</span>` +
-      ` <span class="aside">${fmt(zmax)} ≤ ${fmt(s.lse)} ≤ ${fmt(zmax + Math.log(K))}</span>`,
-    arrows: `<span class="label">${t.arrow_sum}</span> <span class="value">${fmt(g_sum)}</span>`,
-    formula: `<span class="label">${t.formula}</span> ` +
-      `p<sub>${yname}</sub> = <span class="frac"><span>e<sup>z<sub>${yname}</sub>/T</sup></span>` +
-      `<span>Σ<sub>k</sub> e<sup>z<sub>k</sub>/T</sup></span></span> = ` +
-      `<span class="frac"><span>${fmt_exp(s.z[s.y] / s.T)}</span><span>${fmt_exp(s.lse)}</span></span>` +
-      ` = <span class="value">${fmt_prob(s.p[s.y], s.log_p[s.y])}</span>`,
+  const bits = s.units === "bits";
+  const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
+  const info = (nats) => {
+    const [first, second] = bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2];
+    return `<span class="value">${fixed3(first, unit)}</span> <span class="aside">= ${fixed3(second, other)}</span>`;
   };
+  const head = [t.col_class, "z", "e<sup>z/T</sup>", t.col_prob, ...(eps ? [t.col_target] : []), t.col_arrow];
+  const body = s.z.map((z, k) => table_row(
+    [names[k], fmt(z), fmt_exp(z / T), fmt_exp(n.log_p[k]), ...(eps ? [fmt(n.target[k])] : []), fmt(n.g[k])],
+    "td", k === y ? "true" : ""));
+  const zmax = Math.max(...s.z) / T;
+  const [log_k, log_k_other] = bits ? [n.ln_k / Math.LN2, n.ln_k] : [n.ln_k, n.ln_k / Math.LN2];
+  const start = fill(t.start, { value: `${with_minus(log_k.toFixed(3))} ${unit}` });
+  const scale = Math.max(n.ln_k, n.loss) * 1.1;
+  const [floor_w, kl_w, start_x] = [n.floor, n.kl, n.ln_k].map((v) => (100 * v / scale).toFixed(2));
+  return {
+    probs: `<table>${table_row(head, "th")}${body.join("")}</table>`,
+    loss: `${label(eps ? t.loss_smoothed : t.loss)} ${info(n.loss)} <span class="start">· ${start}</span>`,
+    entropy: `${label(t.entropy)} ${info(n.entropy)}` +
+      ` <span class="aside">≤ ${t.entropy_max} = ${fixed3(log_k, unit)} = ${fixed3(log_k_other, other)}</span>`,
+    lse: `${label(t.lse)} <span class="value">${fmt(n.lse)}</span>` +
+      ` <span class="aside">${fmt(zmax)} ≤ ${fmt(n.lse)} ≤ ${fmt(zmax + n.ln_k)}</span>`,
+    arrows: `${label(t.arrow_sum)} <span class="value">${fmt(n.g_sum)}</span>`,
+    formula: `${label(t.formula)} p<sub>${names[y]}</sub> = <span class="frac"><span>e<sup>z<sub>` +
+      `${names[y]}</sub>/T</sup></span><span>Σ<sub>k</sub> e<sup>z<sub>k</sub>/T</sup></span></span> = ` +
+      `<span class="frac"><span>${fmt_exp(s.z[y] / T)}</span><span>${fmt_exp(n.lse)}</span></span>` +
+      ` = <span class="value">${fmt_exp(n.log_p[y])}</span>`,
+    floor: `${label(t.floor)} ${info(n.floor)}` + (eps ? "" : ` <span class="aside">· ${t.floor_zero}</span>`),
+    kl: `${label(t.kl)} ${info(n.kl)}`,
+    perplexity: `${label(t.perplexity)} <span class="value">${fmt_exp(n.loss)}</span>`,
+    gap: !eps ? "" : `${label(t.gap)} <span class="value">${fmt(n.gap_best)}</span>` +
+      ` <span class="aside">${t.gap_now} ${fmt(n.gap_now)}</span>`,
+    info: `<div class="bar"><span class="floor" style="width:${floor_w}%"></span>` +
+      `<span class="kl" style="width:${kl_w}%"></span><span class="start" style="left:${start_x}%"></span>` +
+      `</div><div class="legend"><span class="key floor"></span> ${t.info_floor}` +
+      ` <span class="key kl"></span> ${t.info_kl} <span class="key start"></span> ${t.info_start}</div>`,
+    sigmoid: K !== 2 ? "" : `${label(t.sigmoid)} = σ(${fmt((s.z[0] - s.z[1]) / T)}) = ` +
+      `<span class="value">${fmt_exp(n.log_p[0])}</span>`,
+  };
+}
+
+/** What the ARIA live region announces after a change: the true class's p and the loss, as plain text. */
+export function live_text(n, s, t) {
+  const bits = s.units === "bits";
+  const loss = bits ? n.loss / Math.LN2 : n.loss;
+  return fill(t.live, {
+    name: s.names[s.y], p: fmt_exp_text(n.log_p[s.y]), loss: with_minus(loss.toFixed(3)), unit: bits ? t.bits : t.nats,
+  });
+}
+
+/** The notice for state s: its key's sentence, with the limits and any detail after the key ("link_bad:z, T")
+ * filled in as escaped text; "" when all is well. */
+export function notice_html(s, t, fields) {
+  const i = s.notice.indexOf(":");
+  const [key, detail] = i < 0 ? [s.notice, ""] : [s.notice.slice(0, i), s.notice.slice(i + 1)];
+  if (!key) return "";
+  return fill(t[key], { ...fields, K: String(s.z.length), keys: escape_html(detail), url: escape_html(detail) });
 }

@@ -1,6 +1,6 @@
-// The JavaScript twin of core/: the same names, formulas and edge-case rules, for one row of K logits.
-// The Python core is the truth; tests/browser/test_parity.py checks this file against it on a shared fixture.
-// Plain ES module with no imports, so the exporter can inline it into a page that has no network.
+// The JavaScript twin of the part of core/ the page needs, for one row of K logits: the same names, formulas
+// and edge-case rules. The Python core is the truth; tests/browser/test_parity.py checks this file against it
+// on a shared fixture. It shares one module scope with the other files of the bundle (app/bundle.py).
 
 function check_logits(z) {
   if (z.length < 1) throw new Error("logits must hold at least one class");
@@ -110,9 +110,29 @@ export function grad_logits(z, y, T = 1.0, label_smoothing = 0.0) {
   return g.map((v) => v / T);
 }
 
+/** H(y') = −(1 − m) log(1 − m) − m (log ε − log K), m = ε(K − 1)/K: the floor label smoothing puts under the loss. */
+export function label_smoothing_floor(K, eps) {
+  const moved = eps * ((K - 1) / K);
+  let h = moved < 1 ? -(1 - moved) * Math.log1p(-moved) : 0;
+  if (eps) h -= moved * (Math.log(eps) - Math.log(K));
+  return h + 0;
+}
+
+/** ln((1 − ε + ε/K)/(ε/K)) = log1p(K(1 − ε)/ε): the logit gap at which the smoothed loss is lowest (T = 1). */
+export function label_smoothing_optimal_gap(K, eps) {
+  if (!eps) return Infinity;
+  const ratio = K * (1 - eps) / eps;
+  return ratio < Infinity ? Math.log1p(ratio) : Math.log(K) + Math.log1p(-eps) - Math.log(eps);
+}
+
+/** ln K: the loss of a model that knows nothing (all logits equal). */
+export function uniform_loss(K) {
+  return Math.log(K);
+}
+
 function check_distribution(p, name) {
   for (const v of p) {
-    if (!(v >= 0 && v < Infinity)) throw new Error(`${name} must hold finite probabilities ≥ 0, got ${v}`);
+    if (!(v >= 0 && v <= 1)) throw new Error(`${name} must hold probabilities: every entry in [0, 1], got ${v}`);
   }
 }
 

@@ -216,3 +216,9 @@ def test_smoothing_floor_and_gap_at_the_smallest_epsilon():
     assert 0 <= core.label_smoothing_floor(2, 5e-324) < 1e-320
     assert core.label_smoothing_optimal_gap(2, 5e-324) == pytest.approx(math.log(2) - math.log(5e-324), rel=1e-15)
     assert core.label_smoothing_optimal_gap(4, 0.1) == pytest.approx(math.log(37.0), rel=1e-15)  # SPEC: 3.61
+
+
+def test_unit_conversions_at_the_end_of_the_float_range():
+    # Found by tests/test_core_total.py: 1.25e308 nats is 1.8e308 bits, past the largest double.
+    assert core.nats_to_bits(1.25e308) == np.inf
+    assert core.bits_to_nats(1e308) == pytest.approx(1e308 * math.log(2), rel=1e-15)

@@ -16,8 +16,10 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +35,10 @@ ERROR_LINE = re.compile(r"^(python -m app\.export|softmax-explainer export): err
 
 # name: (options, words the error line must contain); each runs as its own `python -m app.export`
 BAD = {
-    "unknown_class_name": (["--true-class", "zebra"], ["zebra"]),
-    "non_numeric_logits": (["--logits", "1,x"], ["logits", "1,x"]),
-    "T_zero": (["-T", "0"], ["0.01"]),
-    "T_out_of_range": (["-T", "1000"], ["100"]),
+    "unknown_class_name": (["--true-class", "zebra"], ["--true-class", "zebra"]),
+    "non_numeric_logits": (["--logits", "1,x"], ["--logits", "1,x"]),
+    "T_zero": (["-T", "0"], ["--temperature", "0.01"]),
+    "T_out_of_range": (["-T", "1000"], ["--temperature", "100"]),
     "nan_logit": (["--logits", "nan,1,2"], ["nan"]),
     "mismatched_counts": (["--logits", "1,2", "--classes", "a,b,c"], ["3 class names", "2 logits"]),
     "duplicate_class_names": (["--classes", "cat,dog,cat"], ["differ"]),
@@ -49,11 +51,23 @@ MORE_BAD = {
     "T_nan": (["-T", "nan"], ["nan"]),
     "infinite_logit": (["--logits", "1,inf,2"], ["inf"]),
     "one_named_class": (["--logits", "1", "--classes", "a"], []),
-    "empty_class_name": (["--classes", "cat,,bird"], ["non-empty"]),
+    "empty_class_name": (["--classes", "cat,,bird"], ["--classes", "blank"]),
+    "bidi_class_name": (["--classes", "cat,d\u202eog,bird"], ["--classes", "U+202E"]),
+    "look_alike_names": (["--classes", "cat,cat\u200b,bird"], ["--classes", "look the same"]),
+    "long_class_name": (["--classes", "x" * 300 + ",b,c"], ["--classes", "at most 40"]),
+    "superscript_true_class": (["--true-class", "²"], ["--true-class", "'²'"]),
+    "bad_label_smoothing": (["--label-smoothing", "0.7"], ["--label-smoothing", "0.5"]),
     "eleven_classes": (["--logits", ",".join(["0"] * 11)], ["2 to 10"]),
 }
 UNWRITABLE = {"unwritable_proc_path": "/proc/nope/out.html"}
-MORE_UNWRITABLE = {"missing_directory": "{tmp}/no/such/dir/out.html", "output_is_a_directory": "{tmp}"}
+MORE_UNWRITABLE = {"missing_directory": "{tmp}/no/such/dir/out.html", "output_is_a_directory": "{tmp}",
+                   "empty_path": ""}
+
+
+def console_script():
+    """The softmax-explainer command that installing the project put next to this interpreter."""
+    here = Path(sysconfig.get_path("scripts")) / "softmax-explainer"
+    return str(here) if here.is_file() else shutil.which("softmax-explainer")
 
 
 def _env():
@@ -93,7 +107,7 @@ class InProcess:
 def runs(tmp_path_factory):
     """Start every export of this module at once; wait for all of them."""
     module = [sys.executable, "-m", "app.export"]
-    script = shutil.which("softmax-explainer")
+    script = console_script()
     started = {}
 
     def start(name, command, options, out=None):
@@ -155,15 +169,12 @@ def test_default_export_writes_the_explainer(runs):
 
 
 def test_console_script_exports(runs):
-    if "console_script" not in runs:
-        pytest.skip("the softmax-explainer console script is not on PATH (pip install -e .)")
+    assert "console_script" in runs, "installing the project (pip install -e .) puts softmax-explainer beside python"
     models = assert_wrote_one_page(runs["console_script"])
     assert [label for _, label in model(models, "true_class")["options"]] == ["고양이", "개", "새"]
 
 
 def test_console_script_without_command_prints_usage(runs):
-    if "console_script_usage" not in runs:
-        pytest.skip("the softmax-explainer console script is not on PATH (pip install -e .)")
     run = runs["console_script_usage"]
     assert run.rc != 0 and "usage: softmax-explainer export" in run.stderr and "Traceback" not in run.stderr
 
@@ -240,3 +251,90 @@ def test_a_tex_looking_class_name_stays_text_and_adds_no_mathjax():
     assert "BEGIN bokeh-mathjax" not in html
     assert len(html.encode()) < 2.5e6
     assert "$$\\\\alpha$$" in html  # the name, JSON-escaped, in the document's data
+
+
+# ---- Writing a file loses nothing (app/files.py). No test touches a real device file. ----
+
+
+def export_to(path, capsys, *options):
+    from app.export import main
+
+    try:
+        rc = main([str(path), *options])
+    except SystemExit as e:
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_negative_first_logit_in_the_natural_spelling(tmp_path, capsys):
+    # Regression: argparse read "-2,1,0" as an option ("expected one argument").
+    rc, out, err = export_to(tmp_path / "a.html", capsys, "--logits", "-2,1,0", "-T", "-0.5")
+    assert rc == 2 and "--temperature" in err and "0.01" in err  # -T -0.5 reaches the range check
+    rc, out, err = export_to(tmp_path / "a.html", capsys, "--logits", "-2,1,0")
+    assert rc == 0, err
+    assert column(model(page_models(tmp_path / "a.html"), "logits"), "z") == [-2.0, 1.0, 0.0]
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path, capsys):
+    target = tmp_path / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target.name)
+    rc, out, err = export_to(link, capsys)
+    assert rc == 0, err
+    assert link.is_symlink() and link.resolve() == target
+    assert "<html" in target.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "real.html"]
+
+
+def test_a_private_file_keeps_its_permissions(tmp_path, capsys):
+    out_file = tmp_path / "private.html"
+    out_file.write_text("old")
+    out_file.chmod(0o640)
+    assert export_to(out_file, capsys)[0] == 0
+    assert stat.S_IMODE(out_file.stat().st_mode) == 0o640
+    assert "<html" in out_file.read_text(encoding="utf-8")
+
+
+def test_a_new_file_is_readable_like_any_new_file(tmp_path, capsys):
+    import os
+
+    out_file = tmp_path / "new.html"
+    assert export_to(out_file, capsys)[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out_file.stat().st_mode) == 0o666 & ~umask
+
+
+def test_a_read_only_file_is_kept_unless_asked(tmp_path, capsys):
+    out_file = tmp_path / "ro.html"
+    out_file.write_text("old")
+    out_file.chmod(0o444)
+    rc, out, err = export_to(out_file, capsys)
+    assert rc == 2 and "read-only" in err and "--overwrite" in err and err.count("\n") == 1
+    assert out_file.read_text() == "old"
+    assert export_to(out_file, capsys, "--overwrite")[0] == 0
+    assert stat.S_IMODE(out_file.stat().st_mode) == 0o444 and "<html" in out_file.read_text(encoding="utf-8")
+
+
+def test_a_fifo_is_refused(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    rc, out, err = export_to(fifo, capsys)
+    assert rc == 2 and "not a regular file" in err and err.count("\n") == 1
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.html"]
+
+
+def test_hard_links_are_not_split(tmp_path, capsys):
+    import os
+
+    first = tmp_path / "first.html"
+    first.write_text("old")
+    os.link(first, tmp_path / "second.html")
+    rc, out, err = export_to(first, capsys)
+    assert rc == 2 and "hard links" in err
+    assert first.read_text() == (tmp_path / "second.html").read_text() == "old"

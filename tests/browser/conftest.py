@@ -1,11 +1,11 @@
 """Real Chromium (the system `chromium`, driven by Playwright) against the served app and the exported file.
 
 Browser tests skip when Chromium or Playwright is missing, unless REQUIRE_BROWSER=1 (as in .ci/run), where
-they fail instead.
+they fail instead. A test server that dies or never answers fails the test and prints its log.
 """
 
+import logging
 import os
-import shutil
 import socket
 import time
 import urllib.request
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-LOCAL = ("file:", "data:", "blob:", "about:")
+from tests.browser import chromium
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def pytest_collection_modifyitems(items):
@@ -37,30 +37,31 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         _missing("playwright is not installed")
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
+    if chromium.executable() is None:
         _missing("no system chromium on PATH")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        b = chromium.launch(pw)
         yield b
         b.close()
 
 
 class Page:
-    """A browser page plus what it did: requests it was refused and errors it logged."""
+    """A browser page plus what it did: requests it was refused, errors it logged, dialogs it opened."""
 
-    def __init__(self, browser, block_network=False, viewport=(1280, 960)):
-        self.pg = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-        self.blocked, self.errors, self.requests = [], [], []
+    def __init__(self, browser, block_network=False, viewport=(1280, 960), **context):
+        self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **context)
+        self.pg = self.context.new_page()
+        self.blocked, self.errors, self.requests, self.dialogs = [], [], [], []
         self.pg.on("pageerror", lambda e: self.errors.append(str(e)))
         self.pg.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.pg.on("request", lambda r: self.requests.append(r.url))
+        self.pg.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         if block_network:
             self.pg.route("**/*", self._route)
 
     def _route(self, route):
         url = route.request.url
-        if url.startswith(LOCAL):
+        if url.startswith(chromium.LOCAL):
             return route.continue_()
         self.blocked.append(url)
         return route.abort()
@@ -77,18 +78,23 @@ def new_page(browser):
 
     yield make
     for p in pages:
-        p.pg.close()
+        p.context.close()
 
 
-def wait_serving(url, alive=lambda: True, timeout=60):
-    """Poll until the server answers at `url` (or has died), instead of guessing its start-up time."""
+def wait_serving(url, alive=lambda: True, log=lambda: "", timeout=60):
+    """Poll until the server answers at `url`; fail with its log if it dies or never answers."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and alive():
+    while True:
         try:
             urllib.request.urlopen(url, timeout=2)
             return
-        except OSError:
-            time.sleep(0.2)
+        except OSError as e:
+            last = e
+        if not alive():
+            pytest.fail(f"the server at {url} died before answering:\n{log()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"the server at {url} did not answer within {timeout} s ({last}):\n{log()}")
+        time.sleep(0.2)
 
 
 def free_port():
@@ -97,17 +103,34 @@ def free_port():
         return s.getsockname()[1]
 
 
+class Records(logging.Handler):
+    """Every log record the in-process server writes, to check that none holds a traceback."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+    def tracebacks(self):
+        return [self.format(r) for r in self.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
 @pytest.fixture(scope="session")
 def served():
-    """The app served in this process, so tests can read each session's Python `Lesson`."""
+    """The app served in this process as app/main.py serves it, so tests can read each session's `Lesson`."""
     import panel as pn
 
-    from app import Explainer
+    from app.document import VIEWPORT
+    from app.explainer import Explainer, lesson_from_query
 
-    sessions = []
+    sessions, records = [], Records()
+    logging.getLogger().addHandler(records)
 
     def app():
-        explainer = Explainer()
+        pn.state.curdoc.template = VIEWPORT
+        explainer = Explainer(lesson=lesson_from_query(pn.state.session_args))
         sessions.append(explainer)
         return explainer
 
@@ -117,8 +140,9 @@ def served():
     url = f"http://127.0.0.1:{port}/main"
     wait_serving(url)
     sessions.clear()  # the readiness request opened a session of its own
-    yield url, sessions
+    yield url, sessions, records
     server.stop()
+    logging.getLogger().removeHandler(records)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,10 @@
 """Read and drive the explainer page like a learner: named Bokeh models, mouse drags, control changes.
 
-Relies only on the testing contract of shared/DESIGN.md (named sources and controls).
+Relies only on the testing contract of shared/DESIGN.md (named sources and controls) and on the `lesson`
+model that holds the page's whole state.
 """
 
+import json
 import time
 
 FIND = """(name) => {
@@ -18,14 +20,25 @@ VIEWS = """() => {
   for (const r of Bokeh.index.roots ?? Object.values(Bokeh.index)) walk(r);
   return out; }"""
 
+STATE = f"() => ({FIND})('lesson').state"
+
 
 def wait_ready(pg, timeout=30000):
-    """Wait until the document is rendered and the logit points have screen positions."""
-    pg.wait_for_function(f"() => window.Bokeh && Bokeh.documents.length > 0 && ({FIND})('logits') !== null",
+    """Wait until the document is rendered, the logit points have screen positions and the page's own
+    start-up ran (keyboard, links)."""
+    pg.wait_for_function(f"() => window.Bokeh && Bokeh.documents.length > 0 && ({FIND})('lesson') !== null",
                          timeout=timeout)
     pg.wait_for_function(f"() => {{ const v = ({VIEWS})().find(v => v.model && v.model.type === 'GlyphRenderer'"
                          " && v.model.data_source.name === 'logits'); return v && v.glyph.sx && v.glyph.sx.length; }",
                          timeout=timeout)
+    pg.wait_for_function(f"() => Bokeh.index.find_one(({FIND})('logit_inputs'))?.el.dataset.ready === '1'",
+                         timeout=timeout)
+    settled(pg)
+
+
+def state(pg):
+    """The lesson the page holds (its `lesson` model)."""
+    return pg.evaluate(STATE)
 
 
 def data(pg, name):
@@ -67,24 +80,24 @@ def point_xy(pg, k):
     return handle.json_value()
 
 
-def frame_box(pg, figure_name):
-    """Viewport box (left, top, right, bottom) of a figure's plotting frame."""
-    return pg.evaluate(f"""(n) => {{
-      const v = ({VIEWS})().find(v => v.model && v.model.name === n);
-      const r = v.canvas_view.el.getBoundingClientRect(), f = v.frame.bbox;
-      return [r.left + f.left, r.top + f.top, r.left + f.right, r.top + f.bottom]; }}""", figure_name)
+def box(pg, name):
+    """Viewport box (left, top, right, bottom) of a named model's element."""
+    return pg.evaluate(f"""(n) => {{ const v = Bokeh.index.find_one(({FIND})(n));
+      const r = v.el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }}""", name)
 
 
 SETTLED = f"""() => {{
   const find = {FIND};
-  const z = Array.from(find('logits').data.z), shown = Array.from(find('point_labels').data.z);
-  const s = find('settings').data;
-  return z.length === shown.length && z.every((v, k) => v === shown[k])
-      && s.T[0] === 10 ** find('temperature').value && s.y[0] === Number(find('true_class').value); }}"""
+  const s = find('lesson').state;
+  const shown = Array.from(find('point_labels').data.z), z = Array.from(find('logits').data.z);
+  const set = find('settings').data;
+  return JSON.stringify(shown) === JSON.stringify(s.z) && JSON.stringify(z) === JSON.stringify(s.z)
+      && set.T[0] === s.T && set.y[0] === s.y && set.eps[0] === s.eps
+      && Array.from(find('probs').data.p).length === s.z.length; }}"""
 
 
 def settled(pg, timeout=5000):
-    """Wait until the page has recomputed for its current logits and controls (no fixed sleep)."""
+    """Wait until the page has drawn the lesson it holds (no fixed sleep)."""
     pg.wait_for_function(SETTLED, timeout=timeout)
 
 
@@ -101,17 +114,22 @@ def drag(pg, k, dy_px, steps=20):
 
 def click(pg, name):
     """Press a named button as a person would: a real mouse click on it."""
-    box = pg.evaluate(f"""(n) => {{
-      const m = ({FIND})(n); const v = Bokeh.index.find_one ? Bokeh.index.find_one(m)
-                : ({VIEWS})().find(v => v.model === m);
+    where = pg.evaluate(f"""(n) => {{
+      const m = ({FIND})(n); const v = Bokeh.index.find_one(m);
       const r = (v.button_el ?? v.el).getBoundingClientRect();
       return [r.left + r.width / 2, r.top + r.height / 2]; }}""", name)
-    pg.mouse.click(*box)
+    pg.mouse.click(*where)
 
 
-def set_value(pg, name, value):
+def set_value(pg, name, value, attr="value"):
     """Set a control's value from script (the contract: same effect as a person using it)."""
-    pg.evaluate(f"([n, v]) => {{ ({FIND})(n).value = v; }}", [name, value])
+    pg.evaluate(f"([n, v, a]) => {{ ({FIND})(n)[a] = v; }}", [name, value, attr])
+    settled(pg)
+
+
+def wait_state(pg, predicate_js, timeout=5000):
+    """Wait until the page's lesson satisfies a JavaScript predicate of the state, then until it is drawn."""
+    pg.wait_for_function(f"() => ({predicate_js})(({FIND})('lesson').state)", timeout=timeout)
     settled(pg)
 
 
@@ -122,3 +140,7 @@ def wait_until(predicate, timeout=5.0):
         if time.monotonic() > deadline:
             raise TimeoutError("condition did not hold in time")
         time.sleep(0.02)
+
+
+def dumps(value):
+    return json.dumps(value)

@@ -114,7 +114,8 @@ def _assert_names_are_text(pg):
 def test_odd_class_names_render_as_text(odd_page):
     pg = odd_page.pg
     _assert_names_are_text(pg)
-    options = pg.evaluate(f"() => ({DEEP})(document).filter(e => e.localName === 'option').map(e => e.textContent)")
+    options = pg.evaluate(f"() => Array.from(Bokeh.index.find_one(({lp.FIND})('true_class')).input_el.options,"
+                          " (o) => o.textContent)")
     assert options == ODD_NAMES
 
 

@@ -1,44 +1,56 @@
-"""`python -m panel serve app/main.py`, exactly as the README starts it, serves a working lesson at /main."""
+"""`python -m panel serve app/main.py`, exactly as the README starts it, serves a working lesson at /main.
+
+Also: bad `--args` stop the server at start with one line (with --warm, as the README and
+`softmax-explainer serve` run it), and without --warm a visitor sees that line while the server lives on.
+"""
 
 import contextlib
 import subprocess
 import sys
+import tempfile
+import time
 
 import numpy as np
 import pytest
 
 import core
 from tests.browser import lessonpage as lp
-from tests.browser.conftest import free_port, wait_serving
+from tests.browser.conftest import ROOT, free_port, wait_serving
 
 
 @contextlib.contextmanager
 def panel_serve(*extra):
     port = free_port()
+    log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
         [sys.executable, "-m", "panel", "serve", "app/main.py", "--port", str(port), "--address", "127.0.0.1",
          "--allow-websocket-origin", f"127.0.0.1:{port}", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
+
+    def read_log():
+        log.seek(0)
+        return log.read()
+
     url = f"http://127.0.0.1:{port}/main"
-    wait_serving(url, alive=lambda: proc.poll() is None)
     try:
-        yield url
+        wait_serving(url, alive=lambda: proc.poll() is None, log=read_log)
+        yield url, proc
     finally:
         proc.terminate()
-        log = proc.communicate(timeout=10)[0]
-    assert "Traceback" not in log and "Error running application handler" not in log, log
+        proc.wait(timeout=10)
+    text = read_log()
+    assert "Traceback" not in text and "Error running application handler" not in text, text
 
 
 @pytest.fixture(scope="module")
 def script_url():
-    with panel_serve() as url:
+    with panel_serve("--warm") as (url, _):
         yield url
 
 
 def test_panel_serve_main_serves_the_lesson(script_url, new_page):
-    url = script_url
     p = new_page()
-    p.pg.goto(url)
+    p.pg.goto(script_url)
     lp.wait_ready(p.pg)
     lp.drag(p.pg, 2, -80)
     z = np.array(lp.data(p.pg, "logits")["z"])
@@ -47,10 +59,51 @@ def test_panel_serve_main_serves_the_lesson(script_url, new_page):
     assert p.errors == []
 
 
+def test_the_query_opens_its_lesson(script_url, new_page):
+    p = new_page()
+    p.pg.goto(script_url + "?z=-1,3,0.5&T=0.5&y=2")
+    lp.wait_ready(p.pg)
+    s = lp.state(p.pg)
+    assert (s["z"], s["T"], s["y"], s["notice"]) == ([-1.0, 3.0, 0.5], 0.5, 2, "")
+    np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax([-1, 3, 0.5], T=0.5), rtol=1e-12)
+
+
 def test_panel_serve_in_korean(new_page):
-    with panel_serve("--args", "--lang", "ko") as url:
+    with panel_serve("--warm", "--args", "--lang", "ko") as (url, _):
         p = new_page()
         p.pg.goto(url)
         lp.wait_ready(p.pg)
-        assert lp.text(p.pg, "readout-loss") == "손실 L = −ln py 0.417 내트 = 0.602 비트"
+        assert lp.text(p.pg, "readout-loss").startswith("손실 L = −ln py 0.417 내트 = 0.602 비트")
+        assert lp.data(p.pg, "logits")["name"] == ["고양이", "개", "새"]
         assert p.errors == []
+
+
+def run_to_exit(*args):
+    port = free_port()
+    return subprocess.run([sys.executable, "-m", "panel", "serve", "app/main.py", "--port", str(port),
+                           "--address", "127.0.0.1", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args", [["--lang", "xx"], ["--nope"], ["--lang"]])
+def test_bad_args_stop_the_server_at_start_with_one_line(args):
+    done = run_to_exit("--warm", "--args", *args)
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("app/main.py: error:")]
+    assert len(lines) == 1 and "usage: panel serve app/main.py" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_prints_usage_and_stops():
+    done = run_to_exit("--warm", "--args", "--help")
+    assert done.returncode == 0 and "usage: panel serve app/main.py" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_without_warm_a_bad_arg_is_shown_to_the_visitor_and_the_server_lives(new_page):
+    with panel_serve("--args", "--lang", "xx") as (url, proc):
+        p = new_page()
+        for _ in range(2):  # the first visitor found the server dying before
+            p.pg.goto(url)
+            p.pg.wait_for_selector("text=app/main.py: error:", timeout=30000)
+        time.sleep(0.5)
+        assert proc.poll() is None, "the server died at a visitor"

@@ -1,0 +1,43 @@
+"""The page's JavaScript and CSS, read from the installed package and joined into one ES module.
+
+The files in static/ are parts of one module: each exports its functions, and later files use earlier
+files' names directly. They are joined as they are, in the order of FILES, with no text edited: no import
+line to strip, no name to rewrite. A top-level name declared in two files would be a SyntaxError in the
+browser; `bundle` refuses it first, naming both files. The files are read through importlib.resources, so
+an installed package (a wheel, `pip install .` or editable) finds them from any folder.
+"""
+
+import re
+from functools import cache
+from importlib import resources
+
+FILES = ("digits.mjs", "softmax.mjs", "rules.mjs", "actions.mjs", "readouts.mjs", "frame.mjs", "link.mjs",
+         "explainer.mjs")
+TOP_LEVEL = re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let|var)\s+"
+                       r"([A-Za-z_$][\w$]*)", re.M)
+
+
+class MissingFile(RuntimeError):
+    """The installed package lacks one of its browser files: it was built or installed incompletely."""
+
+
+def read(name):
+    """The text of static/<name> from the installed package."""
+    try:
+        return resources.files("static").joinpath(name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError) as e:
+        raise MissingFile(f"the package is missing its browser file static/{name} ({e}); reinstall "
+                          "softmax-explainer") from None
+
+
+@cache
+def bundle(files=FILES):
+    """The files joined into one module; ValueError if two of them declare the same top-level name."""
+    owner = {}
+    for name in files:
+        for declared in TOP_LEVEL.findall(read(name)):
+            if declared in owner:
+                raise ValueError(f"static/{name} declares {declared!r}, which static/{owner[declared]} declares "
+                                 "too: the bundle shares one scope")
+            owner[declared] = name
+    return "\n".join(f"// ---- static/{name}\n{read(name)}" for name in files)

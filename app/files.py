@@ -1,0 +1,70 @@
+"""Write a file without losing anything: atomic, through symlinks, keeping the permissions it had.
+
+A page is written to a temporary file next to its destination and renamed over it, so a failed write
+never leaves half a page. Renaming replaces whatever the name pointed at, so the destination is checked
+first: a symlink is followed to its target (the link stays a link), anything that is not a regular file
+or a new name is refused, a read-only file is kept unless the caller says to overwrite it, and a file with
+other hard links is refused (a rename would silently split them).
+"""
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+class Refused(ValueError):
+    """The destination cannot take the file without losing something; the message says what and why."""
+
+
+def destination(path: str | os.PathLike, overwrite: bool = False) -> tuple[Path, os.stat_result | None]:
+    """The real path a write to `path` must replace, and its current status (None for a new file)."""
+    if not str(path):
+        raise Refused("cannot write to an empty path: name a file such as explainer.html")
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise Refused(f"cannot write {path}: the folder {target.parent} does not exist") from None
+        return target, None
+    if stat.S_ISDIR(st.st_mode):
+        raise Refused(f"cannot write {path}: it is a folder; name a file inside it, such as "
+                      f"{Path(path) / 'explainer.html'}")
+    if not stat.S_ISREG(st.st_mode):
+        raise Refused(f"cannot write {path}: it is not a regular file (a device, pipe or socket), so it is kept")
+    if st.st_nlink > 1:
+        raise Refused(f"cannot write {path}: it has {st.st_nlink} hard links, which a new file would split; "
+                      "remove the other links or choose another name")
+    if not overwrite and not st.st_mode & stat.S_IWUSR:
+        raise Refused(f"cannot write {path}: it is read-only; pass --overwrite to replace it anyway")
+    return target, st
+
+
+def write_text(path: str | os.PathLike, text: str, overwrite: bool = False) -> Path:
+    """Write `text` to `path` atomically (see the module doc); return the real path written."""
+    target, old = destination(path, overwrite)
+    data = text.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if old is None:
+            # mkstemp makes the file private (0600); a new page for a web host is readable like any new file.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        else:
+            os.chmod(tmp, stat.S_IMODE(old.st_mode))
+            if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                try:
+                    os.chown(tmp, old.st_uid, old.st_gid)
+                except PermissionError:
+                    pass  # only the owner's own files can keep their owner; the mode is kept either way
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

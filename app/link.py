@@ -1,0 +1,102 @@
+"""A lesson in a link: the short keys of a URL query (served) or hash (exported file), and back.
+
+The Python twin of static/link.mjs: the served app reads the query here before the first frame; the
+exported page reads its hash with the twin. A value that cannot be used (text where a number belongs,
+NaN, out of range, too many or too few classes, duplicate or hostile names, an unknown or repeated key)
+is replaced by its default, and the notice names the keys that were.
+
+    z=2,1,0.1  T=1  y=0  names=cat,dog,bird  eps=0  units=nats  lang=en  theme=light  lecture=0
+"""
+
+import re
+
+from . import rules
+from .actions import default_logits
+from .strings import LANGS, default_class_names
+
+KEYS = ("z", "T", "y", "names", "eps", "units", "lang", "theme", "lecture")
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+INDEX = re.compile(r"[0-9]{1,2}")
+CHOICES = {"units": ("nats", "bits"), "theme": ("light", "dark"), "lecture": ("0", "1")}
+SHOWN_KEY = 24  # characters of a refused key that the notice repeats ...
+SHOWN_KEYS = 8  # ... and how many refused keys it names
+
+
+def _number(text):
+    if not NUMBER.fullmatch(text):
+        raise ValueError(text)
+    return rules.number(float(text), "value")
+
+
+def _parse(key, text):
+    """One key's value from its text; ValueError when it cannot be used."""
+    if key == "z":
+        return rules.logits([_number(v) for v in text.split(",")])
+    if key == "names":
+        return rules.clean_names(text.split(","))
+    if key == "T":
+        return rules.within(_number(text), rules.T_BOUNDS, "T")
+    if key == "eps":
+        return rules.within(_number(text), rules.EPS_BOUNDS, "eps")
+    if key == "y":
+        if not INDEX.fullmatch(text):
+            raise ValueError(text)
+        return int(text)
+    if key == "lang":
+        if text not in LANGS:
+            raise ValueError(text)
+        return text
+    if text not in CHOICES[key]:
+        raise ValueError(text)
+    return text == "1" if key == "lecture" else text
+
+
+def parse_link(pairs, lang="en"):
+    """The state a link describes, from its (key, value) pairs in order: (state, refused keys).
+
+    `lang` is the language when the link names none. Keys starting with "bokeh-" belong to Bokeh's own
+    embedding and are passed over.
+
+    >>> state, refused = parse_link([("z", "-1,3,0.5"), ("T", "0.5"), ("y", "2"), ("T", "7"), ("q", "1")])
+    >>> state["z"], state["T"], state["y"], refused
+    ([-1.0, 3.0, 0.5], 1.0, 2, ['T', 'q'])
+    """
+    given, refused = {}, []
+
+    def refuse(key):
+        key = key[:SHOWN_KEY]
+        if key not in refused:
+            refused.append(key)
+
+    for key, value in pairs:
+        if key.startswith("bokeh-"):
+            continue
+        if key in KEYS and key not in given and key not in refused:
+            given[key] = value
+        else:
+            refuse(key)
+            given.pop(key, None)  # a repeated key is ambiguous: none of its values is used
+    values = {}
+    for key in ("lang", *(k for k in KEYS if k != "lang")):
+        if key in given:
+            try:
+                values[key] = _parse(key, given[key])
+            except ValueError:
+                refuse(key)
+    if "z" in values and "names" in values and len(values["z"]) != len(values["names"]):
+        del values["names"]
+        refuse("names")
+    lang = values.get("lang", lang)
+    K = len(values.get("z") or values.get("names") or [0, 0, 0])
+    if values.get("y", 0) >= K:
+        del values["y"]
+        refuse("y")
+    z = values.get("z", default_logits(K))
+    state = {
+        "z": z, "initial": list(z), "names": values.get("names", default_class_names(lang, K)),
+        "T": values.get("T", 1.0), "y": values.get("y", 0), "eps": values.get("eps", 0.0),
+        "units": values.get("units", "nats"), "lang": lang, "theme": values.get("theme", "light"),
+        "lecture": values.get("lecture", False),
+        "notice": f"link_bad:{', '.join(refused[:SHOWN_KEYS])}{', …' * (len(refused) > SHOWN_KEYS)}" if refused else "",
+    }
+    return state, refused

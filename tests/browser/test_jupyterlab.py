@@ -1,0 +1,129 @@
+"""examples/notebook.ipynb in a real JupyterLab (pip's jupyterlab), driven by Chromium with no network.
+
+nbclient only proves that the notebook runs; the claims here are about the page a person sees: after
+"Run all" the page shows what Python set last, a drag reaches `explainer.lesson`, and a change typed in a
+new cell reaches the page at once. Every request that is not to the local Jupyter server is refused.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.browser import chromium
+from tests.browser import lessonpage as lp
+from tests.browser.conftest import ROOT, free_port
+
+NOTEBOOK = ROOT / "examples" / "notebook.ipynb"
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", *chromium.LOCAL)
+# No "Jupyter news?" toast (it would ask the web), and every cell stays in the DOM even when scrolled away.
+SETTINGS = {"@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+            "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
+NOTEBOOK_JS = """() => { const w = window.jupyterapp?.shell.currentWidget;
+  return w && w.content && w.sessionContext ? w : null; }"""
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(tmp_path_factory):
+    """`python -m jupyterlab` on a free local port, in a folder holding a copy of the example notebook."""
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copy(NOTEBOOK, root / "notebook.ipynb")
+    state = root / ".state"
+    for plugin, values in SETTINGS.items():
+        path = state / "settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+           "JUPYTER_CONFIG_DIR": str(state / "config"), "JUPYTER_RUNTIME_DIR": str(state / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(state / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(state / "ws"),
+           "IPYTHONDIR": str(state / "ipython")}
+    env.pop("JUPYTER_TOKEN", None)
+    log = (root / "server.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
+         "--LabApp.extension_manager=readonly", "--ServerApp.jpserver_extensions=jupyter_server_terminals=False",
+         "--LabApp.expose_app_in_browser=True"], env=env, cwd=root, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"jupyterlab exited with {proc.returncode}:\n{(root / 'server.log').read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"jupyterlab did not answer in 90 s:\n{(root / 'server.log').read_text()[-3000:]}")
+        try:
+            request = urllib.request.Request(f"{base}/api/kernelspecs", headers={"Authorization": f"token {token}"})
+            urllib.request.urlopen(request, timeout=2)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield f"{base}/lab/tree/notebook.ipynb?token={token}&reset"
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def lab(browser, jupyterlab):
+    """The notebook open in JupyterLab, every cell run, the explainer drawn; every non-local request refused."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1400, "height": 1000})
+    blocked, errors = [], []
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL)
+                  else (blocked.append(r.request.url), r.abort()))
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(jupyterlab)
+    pg.wait_for_function(f"""() => {{ const w = ({NOTEBOOK_JS})(); const k = w?.sessionContext.session?.kernel;
+        return !!k && k.status === 'idle' && w.content.widgets.length > 0; }}""", timeout=90000)
+    ran = pg.evaluate("async () => await window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    assert ran, "a cell of the example notebook raised"
+    lp.wait_ready(pg, timeout=90000)
+    pg.blocked, pg.errors = blocked, errors
+    yield pg
+    context.close()
+
+
+def run_cell(pg, code):
+    """Add a code cell at the end, run it, return the text it printed."""
+    index = pg.evaluate(f"""async (code) => {{ const nb = ({NOTEBOOK_JS})().content;
+        const i = nb.model.cells.length; nb.model.sharedModel.insertCell(i, {{cell_type: 'code', source: code}});
+        nb.activeCellIndex = i; await window.jupyterapp.commands.execute('notebook:run-cell'); return i; }}""", code)
+    pg.wait_for_function(f"(i) => ({NOTEBOOK_JS})().content.widgets[i].model.outputs.length > 0", arg=index,
+                         timeout=30000)
+    return pg.evaluate(f"""(i) => ({NOTEBOOK_JS})().content.widgets[i].model.outputs.toJSON()
+        .map((o) => o.text ?? JSON.stringify(o.data ?? o)).join('')""", index)
+
+
+def test_the_page_shows_what_python_set_last(lab):
+    # The notebook's last change: explainer.lesson.T = 2.0 (after Explainer(lesson=Lesson(T=0.5))).
+    lp.wait_state(lab, "(s) => s.T === 2")
+    assert lp.data(lab, "settings")["T"] == [2.0]
+    # softmax([2, 1, 0.1] / 2) = (0.50169, 0.30429, 0.19402), as the notebook printed
+    assert [round(p, 3) for p in lp.data(lab, "probs")["p"]] == [0.502, 0.304, 0.194]
+    assert lab.blocked == [], f"the notebook asked the network for {lab.blocked}"
+
+
+def test_a_drag_reaches_the_lesson_and_python_reaches_the_page(lab):
+    lab.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('logit_figure')).el.scrollIntoView()")
+    before = lp.state(lab)["z"]
+    lp.drag(lab, 2, -60)
+    dragged = lp.state(lab)["z"]
+    assert dragged[2] > before[2] + 0.5 and dragged[:2] == before[:2]
+    # Panel's notebook comm sends the page's events after a short debounce: ask until the kernel has it.
+    deadline = time.monotonic() + 20
+    while json.loads(run_cell(lab, "print(explainer.lesson.logits)")) != dragged:
+        assert time.monotonic() < deadline, "the drag never reached explainer.lesson"
+    run_cell(lab, "explainer.lesson.T = 0.25\nprint('done')")
+    lp.wait_state(lab, "(s) => s.T === 0.25")
+    assert lp.data(lab, "settings")["T"] == [0.25]
+    assert lab.blocked == [] and lab.errors == [], (lab.blocked, lab.errors)

@@ -1,0 +1,179 @@
+"""Served: Python and the page are one lesson, and it travels once per gesture.
+
+The page writes its `lesson` model once when a gesture ends (one PATCH-DOC message to the server); every
+other model is syncable=False. Python's changes (a notebook cell, a script) reach the page at once, and
+`Lesson`'s events do what the page's buttons do, limits included.
+"""
+
+import math
+
+import pytest
+
+from app.frame import window
+from tests.browser import lessonpage as lp
+
+
+@pytest.fixture
+def session(request, new_page):
+    """A served page, the frames it sends to the server, and its session's Python explainer."""
+    url, sessions, _ = request.getfixturevalue("served")
+    p = new_page()
+    p.sent = []
+    p.pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: p.sent.append(str(payload))))
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    p.explainer = sessions[-1]
+    p.lesson = p.explainer.lesson
+    yield p
+    assert p.errors == [], p.errors
+
+
+def patches(p, since):
+    return [m for m in p.sent[since:] if '"msgtype":"PATCH-DOC"' in m.replace(" ", "")]
+
+
+def python(p, change):
+    """Run a change on the session's lesson the way the server would (holding the document's lock)."""
+    p.explainer.document_lesson.document.add_next_tick_callback(change)
+
+
+def test_a_drag_sends_one_message(session):
+    p = session
+    before = len(p.sent)
+    lp.drag(p.pg, 1, -75, steps=25)
+    lp.wait_until(lambda: p.lesson.logits == lp.state(p.pg)["z"])
+    assert len(patches(p, before)) == 1, p.sent[before:]
+
+
+def test_a_slider_drag_across_40_steps_sends_one_message(session):
+    p = session
+    handle = p.pg.locator(".noUi-handle").first
+    b = handle.bounding_box()
+    x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    before = len(p.sent)
+    p.pg.mouse.move(x, y)
+    p.pg.mouse.down()
+    values = set()
+    for i in range(1, 41):
+        p.pg.mouse.move(x + 3 * i, y)
+        values.add(p.pg.evaluate(f"() => ({lp.FIND})('temperature').value"))
+    p.pg.mouse.up()
+    lp.wait_until(lambda: p.lesson.T != 1.0)
+    lp.settled(p.pg)
+    assert len(values) >= 30, "the slider moved through many steps"
+    assert len(patches(p, before)) == 1, len(patches(p, before))
+    assert p.lesson.T == lp.state(p.pg)["T"] == pytest.approx(10 ** max(values), rel=1e-12)
+
+
+@pytest.mark.parametrize("gesture", ["true_class", "add_one", "reset", "add_class", "remove_class", "units",
+                                     "label_smoothing"])
+def test_each_pick_and_click_sends_one_message(session, gesture):
+    p = session
+    if gesture == "reset":
+        lp.click(p.pg, "add_one")
+        lp.wait_until(lambda: p.lesson.logits[0] == 3.0)
+    if gesture == "remove_class":
+        lp.click(p.pg, "add_class")
+        lp.wait_until(lambda: len(p.lesson.logits) == 4)
+    lp.settled(p.pg)
+    before = len(p.sent)
+    if gesture == "true_class":
+        lp.set_value(p.pg, "true_class", "2")
+        expect = lambda: p.lesson.true_class == 2  # noqa: E731
+    elif gesture == "units":
+        lp.set_value(p.pg, "units", 1, attr="active")
+        expect = lambda: p.lesson.units == "bits"  # noqa: E731
+    elif gesture == "label_smoothing":
+        lp.set_value(p.pg, "label_smoothing", 0.1)
+        expect = lambda: p.lesson.label_smoothing == 0.1  # noqa: E731
+    else:
+        K = len(p.lesson.logits)
+        lp.click(p.pg, gesture)
+        expect = {"add_one": lambda: p.lesson.logits[0] == 3.0, "reset": lambda: p.lesson.logits[0] == 2.0,
+                  "add_class": lambda: len(p.lesson.logits) == K + 1,
+                  "remove_class": lambda: len(p.lesson.logits) == K - 1}[gesture]
+    lp.wait_until(expect)
+    lp.settled(p.pg)
+    assert len(patches(p, before)) == 1, p.sent[before:]
+    assert p.lesson.state() == lp.state(p.pg)
+
+
+def test_python_events_and_page_buttons_agree_at_the_limit(session, request, new_page):
+    p = session
+    python(p, lambda: p.lesson.param.update(logits=[99.5, 0.0, -3.0], initial_logits=[99.5, 0.0, -3.0]))
+    lp.wait_state(p.pg, "(s) => s.z[0] === 99.5")
+    lp.click(p.pg, "add_one")  # the page's button
+    lp.wait_state(p.pg, "(s) => s.notice === 'at_limit'")
+    lp.wait_until(lambda: p.lesson.notice == "at_limit")
+    assert p.lesson.logits == [99.5, 0.0, -3.0]
+    page_result = lp.state(p.pg)
+    python(p, lambda: p.lesson.param.trigger("reset"))
+    lp.wait_state(p.pg, "(s) => s.notice === ''")
+    python(p, lambda: p.lesson.param.trigger("add_one"))  # the Python event, same lesson, same limit
+    lp.wait_state(p.pg, "(s) => s.notice === 'at_limit'")
+    assert lp.state(p.pg) == page_result == p.lesson.state()
+    assert "±100" in lp.text(p.pg, "notice")
+
+
+def test_reset_from_python_puts_the_axis_where_the_page_button_does(session):
+    p = session
+    for _ in range(7):
+        lp.click(p.pg, "add_one")
+    lp.wait_state(p.pg, "(s) => s.z[0] === 9")
+    shifted = p.pg.evaluate(f"() => {{ const r = ({lp.FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+    assert shifted == list(window([9.0, 8.0, 7.1]))
+    python(p, lambda: p.lesson.param.trigger("reset"))
+    lp.wait_state(p.pg, "(s) => s.z[0] === 2")
+    axis = p.pg.evaluate(f"() => {{ const r = ({lp.FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+    assert axis == list(window([2.0, 1.0, 0.1])) == [-6.6, 6.6]
+
+
+CHANGES = {
+    "logits": {"logits": [0.0, 3.0, -1.0]},
+    "initial_logits": {"initial_logits": [5.0, 4.0, 3.0]},
+    "class_names": {"class_names": ["ant", "bee", "<b>wasp</b>"]},
+    "T": {"T": 0.3},
+    "true_class": {"true_class": 2},
+    "label_smoothing": {"label_smoothing": 0.25},
+    "units": {"units": "bits"},
+    "lang": {"lang": "ko"},
+    "theme": {"theme": "dark"},
+    "lecture": {"lecture": True},
+    "notice": {"notice": "refused"},
+    "classes": {"class_names": ["a", "b"], "logits": [1.0, 2.0], "initial_logits": [1.0, 2.0]},
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_every_lesson_parameter_reaches_the_page(session, change):
+    p = session
+    python(p, lambda: p.lesson.param.update(CHANGES[change]))
+    lp.wait_until(lambda: lp.state(p.pg) == p.lesson.state())
+    lp.settled(p.pg)
+    s = lp.state(p.pg)
+    assert lp.data(p.pg, "logits")["name"] == s["names"] and len(lp.data(p.pg, "probs")["p"]) == len(s["z"])
+    if change == "initial_logits":  # and the page's reset goes there
+        lp.click(p.pg, "reset")
+        lp.wait_until(lambda: p.lesson.logits == [5.0, 4.0, 3.0])
+    if change == "lang":
+        assert lp.text(p.pg, "readout-loss").startswith("손실") and s["names"] == ["고양이", "개", "새"]
+    if change == "theme":
+        assert "dark" in lp.prop(p.pg, "explainer", "css_classes")
+    if change == "T":
+        assert p.pg.evaluate(f"() => ({lp.FIND})('temperature').value") == pytest.approx(math.log10(0.3))
+
+
+def test_a_refused_python_change_raises_and_the_page_keeps_the_lesson(session):
+    p = session
+    errors = []
+
+    def bad():
+        try:
+            p.lesson.class_names = ["a", "b"]  # two names for three logits
+        except ValueError as e:
+            errors.append(str(e))
+
+    python(p, bad)
+    lp.wait_until(lambda: errors)
+    assert "2 class names" in errors[0]
+    assert lp.state(p.pg) == p.lesson.state() and p.lesson.class_names == ["cat", "dog", "bird"]

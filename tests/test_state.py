@@ -1,0 +1,144 @@
+"""`Lesson`, the Python gatekeeper: it keeps only valid lessons, and a refused change leaves everything as it was.
+
+Each case the hostile-input review found has its own test; the events do what app/actions.py does (the
+twin of the page's buttons), limits included.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from app import actions
+from app.state import Lesson
+
+HOSTILE_NAMES = {
+    "blank": ["", " ", "dog"],
+    "invisible only": ["\u200b", "cat", "dog"],
+    "look-alike": ["a", "a\u200b", "c"],
+    "fullwidth look-alike": ["cat", "ｃａｔ", "dog"],
+    "too long": ["x" * 300, "b", "c"],
+    "control": ["a\x07", "b", "c"],
+    "line break": ["a\nb", "b", "c"],
+    "right-to-left override": ["a\u202eb", "b", "c"],
+    "isolate": ["a\u2066b", "b", "c"],
+    "not text": [1, "b", "c"],
+}
+
+
+def test_a_refused_batch_update_changes_nothing():
+    # Regression: param.update(T=2.0, logits=[nan, 0, 0]) raised but kept T = 2.0.
+    lesson = Lesson()
+    before = lesson.state()
+    with pytest.raises(ValueError, match="finite"):
+        lesson.param.update(T=2.0, logits=[math.nan, 0.0, 0.0])
+    assert lesson.state() == before
+    with pytest.raises(ValueError, match="not a parameter"):
+        lesson.param.update(T=3.0, bogus=1)
+    assert lesson.state() == before
+    with pytest.raises(ValueError, match="3 class names but 3 initial logits and 2 logits"):
+        lesson.param.update(T=4.0, logits=[1.0, 2.0])
+    assert lesson.state() == before
+
+
+def test_a_consistent_batch_update_changes_the_number_of_classes():
+    lesson = Lesson()
+    lesson.param.update(class_names=["a", "b"], logits=[1.0, 2.0], initial_logits=[0.0, 0.0], true_class=1)
+    assert lesson.state()["names"] == ["a", "b"] and lesson.loss() == pytest.approx(math.log1p(math.exp(-1)))
+
+
+@pytest.mark.parametrize(("name", "value"), [("true_class", True), ("T", True), ("label_smoothing", False),
+                                             ("logits", None), ("logits", [True, 0.0, 1.0]), ("T", "2"),
+                                             ("T", math.nan), ("class_names", None), ("class_names", "abc"),
+                                             ("true_class", 1.0), ("true_class", 3)])
+def test_booleans_none_and_wrong_types_are_refused_and_nothing_is_kept(name, value):
+    # Regression: true_class=True was taken as 1 and broke every readout; logits = None was kept.
+    lesson = Lesson()
+    before = lesson.state()
+    with pytest.raises(ValueError):
+        setattr(lesson, name, value)
+    assert lesson.state() == before
+    with pytest.raises(ValueError):
+        lesson.param.update({"units": "bits", name: value})
+    assert lesson.state() == before
+
+
+@pytest.mark.parametrize("case", HOSTILE_NAMES)
+def test_hostile_class_names_are_refused(case):
+    lesson = Lesson()
+    with pytest.raises(ValueError):
+        lesson.class_names = HOSTILE_NAMES[case]
+    assert lesson.class_names == ["cat", "dog", "bird"]
+    with pytest.raises(ValueError):
+        Lesson(class_names=HOSTILE_NAMES[case])
+
+
+def test_names_are_stripped_and_kept_as_typed():
+    lesson = Lesson(class_names=["  고양이 ", "<b>dog</b>", "👩\u200d💻"])
+    assert lesson.class_names == ["고양이", "<b>dog</b>", "👩\u200d💻"]
+
+
+def test_an_unknown_language_is_a_clear_error():
+    # Regression: Lesson(lang="xx") raised a bare KeyError.
+    with pytest.raises(ValueError, match="lang must be one of en, ko, got 'xx'"):
+        Lesson(lang="xx")
+
+
+def test_a_new_language_renames_default_names_only():
+    lesson = Lesson()
+    lesson.lang = "ko"
+    assert lesson.class_names == ["고양이", "개", "새"]
+    lesson.class_names = ["x", "y", "z"]
+    lesson.lang = "en"
+    assert lesson.class_names == ["x", "y", "z"]
+
+
+@pytest.mark.parametrize("event", ["add_one", "reset", "add_class", "remove_class"])
+@pytest.mark.parametrize("z", [[2.0, 1.0, 0.1], [99.5, 0.0, -3.0], actions.TEN, [1.0, 2.0]])
+def test_events_do_what_the_buttons_do(event, z):
+    """The page's buttons run static/actions.mjs, the twin of app/actions.py (tests/browser/test_twins.py)."""
+    lesson = Lesson(initial_logits=list(z), logits=[v - 1 for v in z] if event == "reset" else list(z))
+    expected = getattr(actions, event)(lesson.state())
+    lesson.param.trigger(event)
+    assert lesson.state() == expected
+
+
+def test_add_one_at_the_limit_leaves_the_logits_and_says_why():
+    lesson = Lesson(logits=[99.5, 0.0, -3.0])
+    lesson.param.trigger("add_one")
+    assert lesson.logits == [99.5, 0.0, -3.0] and lesson.notice == "at_limit"
+    lesson.param.trigger("reset")
+    assert lesson.notice == ""
+
+
+def test_presets():
+    lesson = Lesson(lang="ko")
+    lesson.load_preset("two")
+    # Two classes: p_1 = σ((z_1 − z_2)/T) = σ(1) = 0.7311 (mpmath: 1/(1 + e^−1)).
+    assert lesson.class_names == ["고양이", "개"] and lesson.probabilities()[0] == pytest.approx(0.7310585786300049)
+    lesson.load_preset("ten")
+    lesson.load_preset("uniform")
+    assert lesson.loss() == pytest.approx(math.log(10), rel=1e-15)  # SPEC: 2.303 for K = 10
+    with pytest.raises(ValueError, match="unknown scenario"):
+        lesson.load_preset("eleven")
+
+
+def test_label_smoothing_readouts():
+    # SPEC: K = 4, ε = 0.1 gives the floor 0.349 nats and the optimal gap 3.61; the arrows are (y' − p)/T.
+    lesson = Lesson(logits=[2.0, 1.0, 0.1, -0.5], label_smoothing=0.1)
+    assert round(lesson.floor(), 3) == 0.349
+    np.testing.assert_allclose(lesson.target(), [0.925, 0.025, 0.025, 0.025])
+    np.testing.assert_allclose(lesson.neg_grad(), lesson.target() - lesson.probabilities(), atol=1e-15)
+    assert lesson.kl() + lesson.floor() == pytest.approx(lesson.loss(), rel=1e-14)
+
+
+def test_set_state_takes_a_whole_lesson_or_nothing():
+    lesson = Lesson()
+    good = {**lesson.state(), "z": [3.0, 1.0, 0.0], "T": 0.5}
+    lesson.set_state(good)
+    assert lesson.state() == good
+    for bad in ({**good, "T": 400}, {**good, "z": [1.0]}, {**good, "extra": 1}, {"z": [1.0, 2.0, 3.0]}, None,
+                {**good, "y": "abc"}, {**good, "names": ["a", "a", "b"]}, {**good, "lang": "xx"}):
+        with pytest.raises(ValueError):
+            lesson.set_state(bad)
+        assert lesson.state() == good
