@@ -15,6 +15,7 @@ import panel as pn
 from app.document import VIEWPORT
 from app.explainer import Explainer, lesson_from_query, visitor_path
 from app.serve_args import UsageError, parse_serve_args
+from app.strings import TEXT
 
 try:
     options = parse_serve_args(sys.argv[1:])
@@ -23,8 +24,8 @@ except UsageError as e:
     if visitor_path() is None:  # --warm: before anyone is served
         print(line, file=sys.stderr)
         raise SystemExit(e.code) from None
-    pn.pane.Str(line).servable(title="Softmax explainer")
+    pn.pane.Str(line).servable(title="softmax-explainer")
 else:
     pn.state.curdoc.template = VIEWPORT
     lesson = lesson_from_query(pn.state.session_args, options.lang)
-    Explainer(lesson=lesson).servable(title="Softmax explainer")
+    Explainer(lesson=lesson).servable(title=TEXT[lesson.lang]["title"])

@@ -9,16 +9,25 @@ const PAGES = new WeakMap(); // per lesson model (one per document or notebook o
 function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
-    page = { pointer_down: false, applied: {}, local_notice: null, ready: new WeakSet(), listening: false };
+    page = { pointer_down: false, applied: {}, local_notice: null, ready: new WeakSet(), listening: false,
+      valid: null };
     PAGES.set(a.lesson, page);
   }
   page.a = a;
   page.index = context.index ?? page.index;
+  if (page.valid === null) {
+    try {
+      page.valid = checked(a.lesson.state, a);
+    } catch (e) {
+      if (!(e instanceof RuleError)) throw e;
+    }
+  }
   return page;
 }
 
+/** The lesson every gesture builds on: the last valid state this page drew or wrote. */
 function now(page) {
-  return page.a.lesson.state;
+  return page.valid;
 }
 
 function strings(page, s = now(page)) {
@@ -27,9 +36,13 @@ function strings(page, s = now(page)) {
 
 // ---- writing the lesson: the page's gatekeeper, then one write -----------------------------------------
 
+const STATE_KEYS = ["z", "initial", "names", "T", "y", "eps", "units", "lang", "theme", "lecture", "notice"];
+
 /** The state s, checked by the lesson's rules (app/rules.py has the twin); a RuleError when it breaks one. */
 function checked(s, a) {
   const { rules } = a;
+  const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
+  if (JSON.stringify(keys) !== JSON.stringify([...STATE_KEYS].sort())) throw new RuleError("refused", "keys");
   const z = rule_logits(s.z, rules);
   const initial = rule_logits(s.initial, rules);
   const names = clean_names(s.names, rules);
@@ -57,10 +70,11 @@ function commit(page, next) {
     return;
   }
   page.local_notice = null;
-  if (JSON.stringify(s) === JSON.stringify(now(page))) {
+  if (JSON.stringify(s) === JSON.stringify(page.a.lesson.state)) {
     draw(page, s);
   } else {
-    page.a.lesson.state = s; // fires the "state" trigger, which draws it
+    page.valid = s; // the next gesture builds on it even before the "state" trigger has drawn it
+    page.a.lesson.state = s;
   }
 }
 
@@ -209,7 +223,10 @@ function draw_controls(page, s, t) {
   c.units.labels = [t.nats, t.bits];
   c.preset.options = [["", t.preset_none], ...PRESETS.map((p) => [p, t[`preset_${p}`]])];
   c.lang.options = Object.keys(a.strings).map((code) => [code, t.lang_options[code]]);
-  if (a.mode !== "notebook") document.documentElement.lang = s.lang;
+  if (a.mode !== "notebook") {
+    document.documentElement.lang = s.lang;
+    document.title = t.title;
+  }
   page.applied.lang = s.lang;
 }
 
@@ -299,7 +316,7 @@ function dragged_z(page, ev) {
 }
 
 function commit_logits(page) {
-  const z = Array.from(page.a.sources.logits.data.z);
+  const z = Array.from(page.a.sources.logits.data.z ?? [], Number); // a script may write anything here
   const s = now(page);
   if (z.length !== s.z.length) {
     // A point deleted with Backspace (the drawing tool's own shortcut) comes back where the learner last saw
@@ -322,15 +339,27 @@ function slide(page, key, value) {
 }
 
 const TRIGGERS = {
+  // The lesson changed: a commit of this page, Python, or a script. A lesson that breaks the rules is never
+  // drawn: the last valid one goes back, with a notice (when served, Python refuses it too).
   state(page) {
-    draw(page, now(page));
+    page.local_notice = null;
+    let s;
+    try {
+      s = checked(page.a.lesson.state, page.a);
+    } catch (e) {
+      if (!(e instanceof RuleError)) throw e;
+      if (page.valid) page.a.lesson.state = { ...page.valid, notice: "refused" };
+      return;
+    }
+    page.valid = s;
+    draw(page, s);
   },
   layout(page) {
     ready(page);
   },
   pan(page, ev) {
     const [z, at_edge] = dragged_z(page, ev);
-    draw(page, { ...now(page), z }, { live: true, notice: at_edge ? "clamped" : "" });
+    draw(page, { ...page.valid, z }, { live: true, notice: at_edge ? "clamped" : "" });
   },
   panend(page) {
     commit_logits(page);
@@ -442,7 +471,7 @@ function ready(page) {
     shadow.addEventListener("keydown", (ev) => on_input_key(page, ev));
     shadow.addEventListener("change", (ev) => on_input_change(page, ev));
   }
-  draw(page, now(page));
+  TRIGGERS.state(page);
   if (inputs) inputs.el.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
 }
 
@@ -482,8 +511,9 @@ function copy_link(page) {
     page.local_notice = `${key}:${url}`;
     draw(page, now(page));
   };
-  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(() => say("link_copied"), () => say("link_shown"));
-  else say("link_shown");
+  // The link shows at once; the clipboard may ask for permission, or never answer (file pages, some browsers).
+  say("link_shown");
+  navigator.clipboard?.writeText(url).then(() => say("link_copied"), () => {});
 }
 
 function download_png(page) {

@@ -124,6 +124,7 @@ def served():
 
     from app.document import VIEWPORT
     from app.explainer import Explainer, lesson_from_query
+    from app.strings import TEXT
 
     sessions, records = [], Records()
     logging.getLogger().addHandler(records)
@@ -131,6 +132,7 @@ def served():
     def app():
         pn.state.curdoc.template = VIEWPORT
         explainer = Explainer(lesson=lesson_from_query(pn.state.session_args))
+        pn.state.curdoc.title = TEXT[explainer.lesson.lang]["title"]
         sessions.append(explainer)
         return explainer
 

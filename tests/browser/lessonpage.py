@@ -113,10 +113,12 @@ def drag(pg, k, dy_px, steps=20):
 
 
 def click(pg, name):
-    """Press a named button as a person would: a real mouse click on it."""
+    """Press a named button as a person would: scrolled into view, then a real mouse click on it."""
     where = pg.evaluate(f"""(n) => {{
-      const m = ({FIND})(n); const v = Bokeh.index.find_one(m);
-      const r = (v.button_el ?? v.el).getBoundingClientRect();
+      const m = ({FIND})(n); const v = Bokeh.index.find_one(m); const el = v.button_el ?? v.el;
+      if (el.getBoundingClientRect().bottom > innerHeight || el.getBoundingClientRect().top < 0)
+        el.scrollIntoView({{block: 'center'}});
+      const r = el.getBoundingClientRect();
       return [r.left + r.width / 2, r.top + r.height / 2]; }}""", name)
     pg.mouse.click(*where)
 

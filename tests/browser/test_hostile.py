@@ -1,0 +1,223 @@
+"""A served page that sends impossible values: nothing breaks, nothing is kept, and the page says so.
+
+Values are forged in the browser, as a script (or a modified page) would: on the `lesson` model, which the
+server mirrors to its `Lesson` through one gatekeeper, and on the page's own models (sources, controls),
+which the page's rules check before anything is written. Afterwards the server log holds no traceback,
+the page and the Python lesson agree, every figure is exact, and other sessions never noticed.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import core
+from tests.browser import lessonpage as lp
+
+# Tokens JSON cannot carry, decoded in the page.
+DECODE = """(v) => {
+  const map = {'__nan__': NaN, '__inf__': Infinity, '__-inf__': -Infinity, '__undefined__': undefined};
+  const d = (x) => typeof x === 'string' && x in map ? map[x] : Array.isArray(x) ? x.map(d)
+    : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, w]) => [k, d(w)])) : x;
+  return d(v); }"""
+
+FORGED_STATES = {
+    "T of 400": {"T": 400},
+    "T of NaN": {"T": "__nan__"},
+    "T of infinity": {"T": "__inf__"},
+    "logits of the wrong length": {"z": [1.0, 2.0]},
+    "logits as text": {"z": "abc"},
+    "a logit of 1e308": {"z": [1e308, 0.0, 0.0]},
+    "a true class of 'abc'": {"y": "abc"},
+    "a true class of true": {"y": True},
+    "a true class out of range": {"y": 7},
+    "look-alike names": {"names": ["a", "a\u200b", "c"]},
+    "a right-to-left override": {"names": ["a\u202eb", "b", "c"]},
+    "an HTML name and a blank one": {"names": ["<img src=x onerror=alert(1)>", " ", "c"]},
+    "label smoothing of 0.9": {"eps": 0.9},
+    "an unknown language": {"lang": "xx"},
+    "lecture as text": {"lecture": "yes"},
+    "a missing key": {"__drop__": "T"},
+    "an extra key": {"extra": 1},
+}
+FORGED_WHOLE = {"null": None, "a number": 42, "a list": [1, 2, 3], "an empty object": {}}
+FORGED_MODELS = [
+    ("logits", "data", {"z": [1.0]}),
+    ("logits", "data", {"x": [1, 2, 3]}),
+    ("logits", "data", {"z": ["a", "b", "c"]}),
+    ("temperature", "value", "__nan__"),
+    ("temperature", "value", 400),
+    ("true_class", "value", "abc"),
+    ("units", "active", 5),
+    ("label_smoothing", "value", -1),
+    ("class_names", "value", "only,two"),
+    ("class_names", "value", "a,b,\u202ec"),
+    ("lang", "value", "xx"),
+    ("preset", "value", "eleven"),
+]
+
+
+@pytest.fixture
+def served_page(request, new_page):
+    url, sessions, records = request.getfixturevalue("served")
+    p = new_page()
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    p.explainer, p.records, p.first = sessions[-1], records, len(records.records)
+    p.lesson = p.explainer.lesson
+    yield p
+    assert p.dialogs == [], p.dialogs
+
+
+def forge_state(pg, changes):
+    pg.evaluate(f"""([changes, drop]) => {{ const decode = {DECODE}; const m = ({lp.FIND})('lesson');
+        const s = {{...m.state, ...decode(changes)}}; if (drop) delete s[drop]; m.state = s; }}""",
+                [{k: v for k, v in changes.items() if k != "__drop__"}, changes.get("__drop__")])
+
+
+def forge_whole(pg, value):
+    pg.evaluate(f"(v) => {{ ({lp.FIND})('lesson').state = v; }}", value)
+
+
+def forge_model(pg, name, attr, value):
+    """Write a value into a page model as a script would; False when BokehJS's own property check refuses it
+    at the setter (then the model keeps its value and the page never sees it)."""
+    return pg.evaluate(f"""([n, a, v]) => {{ const decode = {DECODE};
+        try {{ ({lp.FIND})(n)[a] = decode(v); return true; }} catch (e) {{ return false; }} }}""", [name, attr, value])
+
+
+def clear_notice(p):
+    """Clear the notice from Python (holding the document's lock, as the server does); the page follows."""
+    p.explainer.document_lesson.document.add_next_tick_callback(lambda: setattr(p.lesson, "notice", ""))
+    lp.wait_until(lambda: p.lesson.notice == "")
+
+
+def agree(p, timeout=10.0):
+    """The page and the Python lesson hold the same valid lesson, and the page has drawn it exactly."""
+    lp.wait_until(lambda: lp.state(p.pg) == p.lesson.state(), timeout=timeout)
+    lp.settled(p.pg)
+    s = lp.state(p.pg)
+    z = np.array(s["z"])
+    np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax(z, T=s["T"]), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(lp.data(p.pg, "neg_grad")["g"],
+                               -core.grad_logits(z, s["y"], T=s["T"], label_smoothing=s["eps"]), rtol=1e-9,
+                               atol=1e-12)
+    loss = float(core.cross_entropy(z, s["y"], T=s["T"], label_smoothing=s["eps"]))
+    assert f"{loss:.3f}" in lp.text(p.pg, "readout-loss")
+
+
+def no_tracebacks(p):
+    found = [r for r in p.records.records[p.first:] if r.exc_info or "Traceback" in r.getMessage()]
+    assert found == [], [p.records.format(r) for r in found]
+
+
+def test_forged_lesson_states_are_refused_with_a_notice(served_page):
+    p = served_page
+    before = p.lesson.state()
+    for name, changes in {**FORGED_STATES, **{k: None for k in FORGED_WHOLE}}.items():
+        if name in FORGED_WHOLE:
+            forge_whole(p.pg, FORGED_WHOLE[name])
+        else:
+            forge_state(p.pg, changes)
+        lp.wait_until(lambda: p.lesson.notice == "refused", timeout=10)
+        agree(p)
+        assert {**p.lesson.state(), "notice": ""} == before, name
+        assert lp.text(p.pg, "notice") == "That change was refused; the lesson is as it was.", name
+        clear_notice(p)
+        agree(p)
+    refusals = [r for r in p.records.records[p.first:] if "refused a lesson state" in r.getMessage()]
+    assert len(refusals) == len(FORGED_STATES) + len(FORGED_WHOLE)
+    assert all("\n" not in r.getMessage() and r.exc_info is None for r in refusals), "one line each"
+    no_tracebacks(p)
+    lp.click(p.pg, "reset")
+    agree(p)
+    assert p.lesson.logits == [2.0, 1.0, 0.1]
+
+
+@pytest.mark.parametrize(("name", "attr", "value"), FORGED_MODELS)
+def test_forged_page_models_are_checked_by_the_page(served_page, name, attr, value):
+    p = served_page
+    forge_model(p.pg, name, attr, value)
+    agree(p)
+    assert p.lesson.state()["z"] == [2.0, 1.0, 0.1], "nothing impossible was kept"
+    assert p.errors == [], p.errors
+    no_tracebacks(p)
+
+
+def test_other_sessions_never_notice(request, new_page):
+    url, sessions, _ = request.getfixturevalue("served")
+    pages = []
+    for _ in range(2):
+        p = new_page()
+        p.pg.goto(url)
+        lp.wait_ready(p.pg)
+        p.explainer = sessions[-1]
+        p.lesson = p.explainer.lesson
+        pages.append(p)
+    quiet, loud = pages
+    lp.drag(quiet.pg, 0, 40)
+    kept = quiet.lesson.state()
+    for changes in FORGED_STATES.values():
+        forge_state(loud.pg, changes)
+        lp.wait_until(lambda: loud.lesson.notice == "refused")
+        agree(loud)
+        clear_notice(loud)
+    assert quiet.lesson.state() == kept == lp.state(quiet.pg)
+
+
+# ---- Hypothesis: random and hostile values on every model the page listens to ----------------------------
+
+anything = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["__nan__", "__inf__", "__-inf__", "", "<b>x</b>", "\u202e", "a,a", "ko", "bits", "dark"])
+    | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=12) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=20)
+state_changes = st.dictionaries(st.sampled_from(["z", "initial", "names", "T", "y", "eps", "units", "lang",
+                                                 "theme", "lecture", "notice"]), anything, min_size=1, max_size=3)
+model_writes = st.tuples(st.sampled_from([("logits", "data"), ("temperature", "value"), ("true_class", "value"),
+                                          ("label_smoothing", "value"), ("units", "active"), ("lang", "value"),
+                                          ("class_names", "value"), ("preset", "value"), ("theme", "active")]),
+                         anything)
+
+
+@pytest.fixture(scope="module")
+def hostile_page(browser, request):
+    url, sessions, records = request.getfixturevalue("served")
+    context = browser.new_context(viewport={"width": 1280, "height": 960})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    pg.goto(url)
+    lp.wait_ready(pg)
+
+    class P:
+        pass
+
+    p = P()
+    p.pg, p.lesson, p.records, p.first, p.errors = pg, sessions[-1].lesson, records, len(records.records), errors
+    yield p
+    context.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(state_changes.map(lambda c: ("state", c)), model_writes.map(lambda w: ("model", w))),
+                min_size=1, max_size=4))
+def test_random_and_hostile_values_never_break_the_session(hostile_page, writes):
+    p = hostile_page
+    for kind, write in writes:
+        if kind == "state":
+            forge_state(p.pg, write)
+        else:
+            (name, attr), value = write
+            if name == "logits" and not isinstance(value, dict):
+                value = {"z": value}
+            forge_model(p.pg, name, attr, value)
+    agree(p)
+    no_tracebacks(p)
+    assert p.errors == [], p.errors
+    s = p.lesson.state()
+    assert all(math.isfinite(v) for v in s["z"]) and 0.01 <= s["T"] <= 100
