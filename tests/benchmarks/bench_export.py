@@ -4,14 +4,13 @@
 
 Exports the default lesson, then opens it N times in Chromium (fresh context each time, every non-file
 request blocked) and measures time to interactive: from the start of `page.goto` until the `logits` source
-exists and its points have screen coordinates (tests/browser/lessonpage.wait_ready). The peer baseline is
+exists and its points have screen coordinates (tests/browser/lessonpage.wait_drawn). The peer baseline is
 the smallest comparable page: Bokeh `file_html` with inline resources and one plot whose three points come
 from a source also named `logits`, so the same readiness check applies. Runs alternate between the two
 pages after one warm-up of each, so drift on a busy machine hits both alike.
 """
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -55,7 +54,7 @@ def time_to_interactive(browser, uri, local):
     page.route("**/*", route)
     t0 = time.perf_counter()
     page.goto(uri)
-    lp.wait_ready(page)
+    lp.wait_drawn(page)
     ms = (time.perf_counter() - t0) * 1e3
     context.close()
     return ms, blocked
@@ -71,10 +70,9 @@ def main(argv=None):
 
     from app import Lesson
     from app.export import write_page
-    from tests.browser.conftest import CHROMIUM_ARGS, LOCAL
+    from tests.browser import chromium
 
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
+    if chromium.executable() is None:
         sys.exit("bench_export: no system chromium on PATH")
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,11 +86,11 @@ def main(argv=None):
         blocked = []
 
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+            browser = chromium.launch(pw)
             version = browser.version
             for run in range(args.n + 1):  # run 0 warms up each page and is not counted
                 for name, path in pages.items():
-                    ms, refused = time_to_interactive(browser, path.as_uri(), LOCAL)
+                    ms, refused = time_to_interactive(browser, path.as_uri(), chromium.LOCAL)
                     blocked += refused
                     if run:
                         times[name].append(ms)

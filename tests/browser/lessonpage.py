@@ -23,14 +23,19 @@ VIEWS = """() => {
 STATE = f"() => ({FIND})('lesson').state"
 
 
-def wait_ready(pg, timeout=30000):
-    """Wait until the document is rendered, the logit points have screen positions and the page's own
-    start-up ran (keyboard, links)."""
-    pg.wait_for_function(f"() => window.Bokeh && Bokeh.documents.length > 0 && ({FIND})('lesson') !== null",
+def wait_drawn(pg, timeout=30000):
+    """Wait until a document is rendered and the points of its `logits` source have screen positions (any
+    Bokeh page with such a source: the explainer, or a benchmark's peer)."""
+    pg.wait_for_function(f"() => window.Bokeh && Bokeh.documents.length > 0 && ({FIND})('logits') !== null",
                          timeout=timeout)
     pg.wait_for_function(f"() => {{ const v = ({VIEWS})().find(v => v.model && v.model.type === 'GlyphRenderer'"
                          " && v.model.data_source.name === 'logits'); return v && v.glyph.sx && v.glyph.sx.length; }",
                          timeout=timeout)
+
+
+def wait_ready(pg, timeout=30000):
+    """Wait until the explainer is drawn and its own start-up ran (keyboard, links), and it shows its lesson."""
+    wait_drawn(pg, timeout)
     pg.wait_for_function(f"() => Bokeh.index.find_one(({FIND})('logit_inputs'))?.el.dataset.ready === '1'",
                          timeout=timeout)
     settled(pg)
