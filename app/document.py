@@ -125,7 +125,9 @@ def build(s, mode="file", app_path=""):
         # finger on the bar chart scrolls the page.
         f = figure(name=name, title=title, height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
                    x_range=Range1d(*first["x_range"], **quiet), min_border_left=60, min_border_right=20,
-                   css_classes=["fig"], stylesheets=sheets, **stretch, **quiet)
+                   css_classes=["fig"], stylesheets=sheets, background_fill_color=palette["bg"],
+                   border_fill_color=palette["bg"], **stretch, **quiet)
+        f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
         f.xaxis.ticker = FixedTicker(ticks=list(range(first["K"])), **quiet)
         # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
         f.xaxis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''",
@@ -172,7 +174,7 @@ def build(s, mode="file", app_path=""):
     for f in (fig_z, fig_p):
         f.xaxis.axis_label = t["class_axis"]
 
-    control = {"css_classes": ["control"], "stylesheets": sheets, **quiet}
+    control = {"css_classes": ["control", *(["lecture"] if s["lecture"] else [])], "stylesheets": sheets, **quiet}
     controls = {
         "temperature": Slider(
             title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
@@ -246,6 +248,7 @@ def build(s, mode="file", app_path=""):
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
+        "grids": [fig_z.ygrid[0], fig_p.ygrid[0]],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span},

@@ -246,6 +246,8 @@ function draw_look(page, s) {
     fig.title.setv({ text_color: p.fg, text_font_size: size.title });
   }
   for (const hint of Object.values(a.hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
+  for (const grid of a.grids) grid.grid_line_color = p.grid;
+  for (const control of Object.values(a.controls)) control.css_classes = ["control", ...(s.lecture ? ["lecture"] : [])];
   for (const axis of Object.values(a.axes)) {
     axis.setv({
       axis_label_text_color: p.fg, major_label_text_color: p.fg, axis_line_color: p.muted,
@@ -457,6 +459,17 @@ function ready(page) {
     // with a link gets it back cleaned (defaults in place of what could not be used).
     if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
       page.applied.link = link_of(now(page), a.strings);
+    }
+    // An exported page inside an iframe tells its course page how tall it is, whenever that changes
+    // (examples/course_page.html sets the frame's height from it): a learner never scrolls inside a frame.
+    // Bokeh's page keeps <body> at the frame's height, so it is the explainer's own element that is watched.
+    const root = page.index?.find_one(a.root)?.el;
+    if (a.mode === "file" && window.parent !== window && root) {
+      const tell = () => {
+        const height = root.getBoundingClientRect().bottom + window.scrollY;
+        window.parent.postMessage({ softmax_explainer_height: Math.ceil(height) }, "*");
+      };
+      new ResizeObserver(tell).observe(root);
     }
     if (a.mode === "file") {
       page.link_ready = true;

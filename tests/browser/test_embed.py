@@ -59,6 +59,26 @@ def test_course_page_embeds_the_explainer(course):
     assert "0.417 nats" in lp.text(frame, "readout-loss")
 
 
+def test_the_frame_takes_the_height_of_the_explainer(course):
+    """The exported page tells the course page its height: the learner never scrolls inside the frame, also
+    when the explainer grows (ten classes make a longer table)."""
+    pg, frame = course.pg, course.frame
+
+    def fits():  # the frame's inside is its own (file) origin: measured through Playwright's frame
+        inside = frame.evaluate("() => document.body.scrollHeight")
+        return pg.evaluate("() => document.querySelector('iframe').clientHeight") >= inside
+
+    # Chromium pauses the rendering of a cross-origin frame (a file page is one) while it is off screen, and the
+    # frame's size is measured as it renders: the learner scrolls to it, and it takes its height.
+    pg.evaluate("() => document.querySelector('iframe').scrollIntoView()")
+    pg.wait_for_function("() => document.querySelector('iframe').style.height !== ''")  # the page has told it
+    lp.wait_until(fits)
+    short = pg.evaluate("() => document.querySelector('iframe').clientHeight")
+    lp.set_value(frame, "preset", "ten")
+    pg.wait_for_function(f"() => document.querySelector('iframe').clientHeight > {short + 100}")
+    lp.wait_until(fits)
+
+
 def test_drag_inside_the_iframe(course):
     pg, frame = course.pg, course.frame
     pg.evaluate("() => document.querySelector('iframe').scrollIntoView({block: 'start'})")
