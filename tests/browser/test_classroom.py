@@ -283,3 +283,27 @@ def test_names_in_a_link_show_as_text(open_page):
     assert lp.state(p.pg)["names"] == names
     assert p.pg.evaluate("() => document.querySelectorAll('img').length") == 0
     assert all(math.isfinite(v) for v in lp.data(p.pg, "probs")["p"])
+
+
+FOCUSED_MODEL = f"""() => {{ const hosts = new Set(); let e = document.activeElement;
+  while (e) {{ hosts.add(e); const inner = e.shadowRoot?.activeElement; if (!inner) break; e = inner; }}
+  const find = {lp.FIND};
+  for (const name of ['temperature', 'true_class', 'add_one', 'reset', 'label_smoothing', 'units', 'preset',
+                      'add_class', 'remove_class', 'class_names', 'lang', 'theme', 'lecture', 'copy_link',
+                      'download_png', 'logit_inputs']) {{
+    if (hosts.has(Bokeh.index.find_one(find(name)).el)) return name;
+  }}
+  return null; }}"""
+
+
+def test_every_control_is_reachable_with_tab(open_page):
+    p = open_page()
+    reached = set()
+    for _ in range(60):
+        p.pg.keyboard.press("Tab")
+        name = p.pg.evaluate(FOCUSED_MODEL)
+        if name:
+            reached.add(name)
+    assert reached == {"temperature", "true_class", "add_one", "reset", "label_smoothing", "units", "preset",
+                       "add_class", "remove_class", "class_names", "lang", "theme", "lecture", "copy_link",
+                       "download_png", "logit_inputs"}, reached
