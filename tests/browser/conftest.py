@@ -154,3 +154,28 @@ def exported(tmp_path_factory):
     out = tmp_path_factory.mktemp("export") / "explainer.html"
     assert main([str(out)]) == 0
     return out
+
+
+@pytest.fixture(params=["served", "exported"])
+def page(request, new_page):
+    """A fresh page of the explainer, served and exported; the exported one runs with every non-file request
+    refused. Afterwards: no console error, no request to the network, no dialog, and (served) the Python
+    lesson equals the page's."""
+    from tests.browser import lessonpage as lp
+
+    if request.param == "served":
+        url, sessions, _ = request.getfixturevalue("served")
+        p = new_page()
+        p.pg.goto(url)
+        p.session = lambda: sessions[-1]
+    else:
+        p = new_page(block_network=True)
+        p.pg.goto(request.getfixturevalue("exported").as_uri())
+        p.session = None
+    lp.wait_ready(p.pg)
+    yield p
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+    assert p.dialogs == [], p.dialogs
+    if p.session:
+        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))

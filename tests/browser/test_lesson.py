@@ -7,7 +7,6 @@ import math
 import re
 
 import numpy as np
-import pytest
 
 import core
 from app.digits import fmt, to_fixed
@@ -17,24 +16,6 @@ from app.strings import TEXT
 from tests.browser import lessonpage as lp
 
 DEFAULT_Z = [2.0, 1.0, 0.1]
-
-
-@pytest.fixture(params=["served", "exported"])
-def page(request, new_page):
-    """A fresh page of the explainer; exported pages run with every non-file request blocked."""
-    if request.param == "served":
-        url, sessions, _ = request.getfixturevalue("served")
-        p = new_page()
-        p.pg.goto(url)
-        p.session = lambda: sessions[-1]
-    else:
-        p = new_page(block_network=True)
-        p.pg.goto(request.getfixturevalue("exported").as_uri())
-        p.session = None
-    lp.wait_ready(p.pg)
-    yield p
-    assert p.errors == [], f"browser console errors: {p.errors}"
-    assert p.blocked == [], f"the page asked the network for {p.blocked}"
 
 
 def shown(pg):

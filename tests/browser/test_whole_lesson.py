@@ -15,24 +15,6 @@ from tests.browser.test_lesson import assert_consistent
 VALUE = re.compile(r'<span class="value">([−\-0-9.]+) ([^<\s]+)')
 
 
-@pytest.fixture(params=["served", "exported"])
-def page(request, new_page):
-    if request.param == "served":
-        url, sessions, _ = request.getfixturevalue("served")
-        p = new_page()
-        p.pg.goto(url)
-        p.session = lambda: sessions[-1]
-    else:
-        p = new_page(block_network=True)
-        p.pg.goto(request.getfixturevalue("exported").as_uri())
-        p.session = None
-    lp.wait_ready(p.pg)
-    yield p
-    assert p.errors == [] and p.blocked == [] and p.dialogs == [], (p.errors, p.blocked, p.dialogs)
-    if p.session:
-        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
-
-
 def shown_value(pg, key):
     """(number, unit) a readout shows first."""
     number, unit = VALUE.search(lp.html(pg, f"readout-{key}")).groups()
