@@ -7,7 +7,8 @@ from pathlib import Path
 from . import export
 
 USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1]
-                                             [--true-class cat] [--lang en|ko]
+                                             [--true-class cat] [--label-smoothing 0.1] [--units nats|bits]
+                                             [--lang en|ko] [--theme light|dark] [--lecture] [--overwrite]
        softmax-explainer serve [options for panel serve, e.g. --port 5006 --show] [--args --lang ko]"""
 
 
