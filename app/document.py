@@ -2,8 +2,9 @@
 
 Built once from a lesson's state; the served app, the exported file and a notebook all show this same
 document. The number of classes is not fixed here: the page adds, removes and renames classes by itself
-(static/explainer.mjs), so an exported file can too. Model names follow the testing contract in
-shared/DESIGN.md.
+(static/explainer.mjs), so an exported file can too. Model names follow the team's testing contract (the
+named sources, controls, figures and readout classes that tests and tools rely on); `settings` is drawn by
+nothing and kept for them.
 """
 
 import math
@@ -41,7 +42,7 @@ from .actions import PRESETS
 from .digits import logit_text
 from .frame import VIEW, frame
 from .readouts import escape_html, fill, notice_html
-from .rules import FIELDS, RULES, T_BOUNDS
+from .rules import FIELDS, LOGIT_LIMIT, T_BOUNDS, rules_data
 from .strings import LANGS, TEXT
 
 # Okabe–Ito colours, distinguishable with every common colour-vision deficiency; the true class keeps its
@@ -95,7 +96,7 @@ def inputs_html(s, t):
     """The labelled number inputs that change a logit without dragging (static/explainer.mjs keeps them)."""
     fields = "".join(
         f'<label><span>{escape_html(name)}</span><input class="logit-input" type="number" step="0.1" '
-        f'min="{-RULES["logit"]:g}" max="{RULES["logit"]:g}" value="{logit_text(z)}" data-k="{k}" '
+        f'min="{-LOGIT_LIMIT:g}" max="{LOGIT_LIMIT:g}" value="{logit_text(z)}" data-k="{k}" '
         f'aria-label="{escape_html(fill(t["input_label"], {"name": name}))}"></label>'
         for k, (name, z) in enumerate(zip(s["names"], s["z"], strict=True)))
     return f'<div class="inputs-title">{t["inputs_title"]}</div><div class="inputs">{fields}</div>'
@@ -106,11 +107,12 @@ def live_html(text):
     return f'<div class="live-region" role="status" aria-live="polite">{escape_html(text)}</div>'
 
 
-def build(s, mode="file", app_path=""):
+def build(s, mode="file", app_path="", app_url=""):
     """Build the explainer for state `s`. `mode` is where it runs: "file" (an exported page, links in the
-    hash), "served" (links in the query, at `app_path`) or "notebook" (no links)."""
+    hash), "served" (links in the query, at `app_path`; `app_url` its address) or "notebook" (no address)."""
     t = TEXT[s["lang"]]
     first = frame(s, t)
+    rules = rules_data()
     sheets = [InlineStyleSheet(css=bundle.read("explainer.css")), InlineStyleSheet(css=bundle.read("layout.css"))]
     stretch = {"sizing_mode": "stretch_width"}
     quiet = {"syncable": False}  # the page writes these on every frame; only `lesson` travels to Python
@@ -174,7 +176,9 @@ def build(s, mode="file", app_path=""):
     for f in (fig_z, fig_p):
         f.xaxis.axis_label = t["class_axis"]
 
-    control = {"css_classes": ["control", *(["lecture"] if s["lecture"] else [])], "stylesheets": sheets, **quiet}
+    # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
+    control = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets,
+               **quiet}
     controls = {
         "temperature": Slider(
             title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
@@ -186,8 +190,8 @@ def build(s, mode="file", app_path=""):
         "add_one": Button(label=t["add_one"], name="add_one", button_type="primary", width=190, align="end",
                           **control),
         "reset": Button(label=t["reset"], name="reset", width=210, align="end", **control),
-        "label_smoothing": Slider(title=t["label_smoothing"], name="label_smoothing", start=RULES["eps"][0],
-                                  end=RULES["eps"][1], step=0.01, value=s["eps"], width=240, **control),
+        "label_smoothing": Slider(title=t["label_smoothing"], name="label_smoothing", start=rules["eps"][0],
+                                  end=rules["eps"][1], step=0.01, value=s["eps"], width=240, **control),
         "units": RadioButtonGroup(labels=[t["nats"], t["bits"]], active=int(s["units"] == "bits"), name="units",
                                   width=150, align="end", **control),
         "preset": Select(title=t["preset"], name="preset", value="", width=240, **control,
@@ -238,7 +242,7 @@ def build(s, mode="file", app_path=""):
         row(c["class_names"], c["lang"], c["theme"], c["lecture"], c["copy_link"], c["download_png"], **wrap),
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
-        + (["lecture"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
+        + (["lecture-mode"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
         **stretch)
 
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
@@ -252,8 +256,8 @@ def build(s, mode="file", app_path=""):
         "glyphs": {"arrows": arrows, "heads": arrows.end, "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span},
-        "strings": TEXT, "rules": RULES, "view": VIEW, "themes": THEMES, "sizes": SIZES,
-        "mode": mode, "app_path": app_path})
+        "strings": TEXT, "rules": rules, "view": VIEW, "themes": THEMES, "sizes": SIZES,
+        "mode": mode, "app_path": app_path, "app_url": app_url})
     lesson.js_on_change("state", callback)
     sources["logits"].js_on_change("data", callback)
     for event in ("pan", "panend", "tap"):
@@ -264,9 +268,7 @@ def build(s, mode="file", app_path=""):
         controls[name].js_on_change("value_throttled", callback)
     for name in ("true_class", "preset", "lang", "class_names"):
         controls[name].js_on_change("value", callback)
-    for name in ("units",):
-        controls[name].js_on_change("active", callback)
-    for name in ("theme", "lecture"):
+    for name in ("units", "theme", "lecture"):
         controls[name].js_on_change("active", callback)
     for name in ("add_one", "reset", "add_class", "remove_class", "copy_link", "download_png"):
         controls[name].js_on_event("button_click", callback)

@@ -28,10 +28,19 @@ def visitor_path():
 
 
 def _served_context():
-    """(mode, app path): "served" inside a `panel serve` session (where links live in the query)."""
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-        return "served", visitor_path() or ""
-    return "notebook", ""
+    """(mode, app path, app URL): "served" inside a `panel serve` session (where links live in the query).
+
+    The URL is the app's own address for "copy link": an app embedded in a course page with Bokeh's
+    `server_document` is requested from autoload.js, whose request names the app's address itself.
+    """
+    if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+        return "notebook", "", ""
+    request = pn.state.curdoc.session_context.request
+    path = visitor_path() or ""
+    absolute = getattr(request, "arguments", {}).get("bokeh-absolute-url", [b""])[0].decode("utf-8", "replace")
+    host = getattr(request, "host", None)
+    url = absolute or (f"{request.protocol}://{host}{path}" if host else "")
+    return "served", path, url
 
 
 def lesson_from_query(args, lang="en"):
@@ -51,13 +60,14 @@ class Explainer(pn.viewable.Viewer):
     array([0.864, 0.117, 0.019])
     """
 
-    lesson = param.ClassSelector(class_=Lesson, doc="The state this view shows and updates.")
+    lesson = param.ClassSelector(class_=Lesson, constant=True,
+                                 doc="The state this view shows and updates (set when the view is made).")
 
     def __init__(self, **params):
         params.setdefault("lesson", Lesson())
         super().__init__(**params)
-        mode, app_path = _served_context()
-        self._doc = build(self.lesson.state(), mode=mode, app_path=app_path)
+        mode, app_path, app_url = _served_context()
+        self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
         self._pane = pn.pane.Bokeh(self._doc.layout)
         self._doc.lesson.on_change("state", self._from_page)
         self.lesson.param.watch(self._to_page, list(STATE_KEYS.values()), precedence=1)

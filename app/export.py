@@ -8,7 +8,6 @@ any lesson a link's hash describes (explainer.html#z=-1,3,0.5&T=0.5&y=2).
 """
 
 import argparse
-import math
 import re
 import sys
 from pathlib import Path
@@ -67,15 +66,8 @@ def _option(check):
     return parse
 
 
-def _number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
-
-
 def logits(text):
-    return rules.logits([_number(v) for v in text.split(",")])
+    return rules.logits([rules.parse_number(v.strip(), "a logit") for v in text.split(",")])
 
 
 def classes(text):
@@ -83,11 +75,11 @@ def classes(text):
 
 
 def temperature(text):
-    return rules.within(_number(text), rules.T_BOUNDS, "T")
+    return rules.within(rules.parse_number(text, "T"), rules.T_BOUNDS, "T", "T_range")
 
 
 def label_smoothing(text):
-    return rules.within(_number(text), rules.EPS_BOUNDS, "label smoothing")
+    return rules.within(rules.parse_number(text, "label smoothing"), rules.EPS_BOUNDS, "label smoothing", "eps_range")
 
 
 class OneLineErrors(argparse.ArgumentParser):

@@ -15,29 +15,25 @@ from .actions import default_logits
 from .strings import LANGS, default_class_names
 
 KEYS = ("z", "T", "y", "names", "eps", "units", "lang", "theme", "lecture")
-NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 INDEX = re.compile(r"[0-9]{1,2}")
-CHOICES = {"units": ("nats", "bits"), "theme": ("light", "dark"), "lecture": ("0", "1")}
+CHOICES = {**rules.CHOICES, "lecture": ["0", "1"]}
+LONGEST = 1000  # characters of one value: ten names of 40 or ten logits fit many times over
 SHOWN_KEY = 24  # characters of a refused key that the notice repeats ...
 SHOWN_KEYS = 8  # ... and how many refused keys it names
 
 
-def _number(text):
-    if not NUMBER.fullmatch(text):
-        raise ValueError(text)
-    return rules.number(float(text), "value")
-
-
 def _parse(key, text):
     """One key's value from its text; ValueError when it cannot be used."""
+    if len(text) > LONGEST:
+        raise ValueError(f"{key} is longer than {LONGEST} characters")
     if key == "z":
-        return rules.logits([_number(v) for v in text.split(",")])
+        return rules.logits([rules.parse_number(v, "a logit") for v in text.split(",")])
     if key == "names":
         return rules.clean_names(text.split(","))
     if key == "T":
-        return rules.within(_number(text), rules.T_BOUNDS, "T")
+        return rules.within(rules.parse_number(text, "T"), rules.T_BOUNDS, "T", "T_range")
     if key == "eps":
-        return rules.within(_number(text), rules.EPS_BOUNDS, "eps")
+        return rules.within(rules.parse_number(text, "eps"), rules.EPS_BOUNDS, "eps", "eps_range")
     if key == "y":
         if not INDEX.fullmatch(text):
             raise ValueError(text)

@@ -119,4 +119,5 @@ def notice_html(s, t, fields):
     key, _, detail = s["notice"].partition(":")
     if not key:
         return ""
-    return fill(t[key], {**fields, "K": str(len(s["z"])), "keys": escape_html(detail), "url": escape_html(detail)})
+    template = t.get(key, t["refused"])  # a forged key says "refused", never raises
+    return fill(template, {**fields, "K": str(len(s["z"])), "keys": escape_html(detail), "url": escape_html(detail)})

@@ -1,13 +1,17 @@
 """What a lesson may hold: the limits of every value and the rules for class names.
 
 The Python twin of static/rules.mjs. The character sets are written out as code-point ranges and handed to
-the page as data (`RULES`), so both sides refuse exactly the same names whatever Unicode tables their
-runtimes carry. Every refusal is a `Refusal`: a ValueError whose `key` names the reason in the string table
-(app/strings.py), so the page can say it in the learner's language.
+the page as data (`rules_data()`). Names are compared after Unicode normalisation, which each runtime does
+with its own tables (Python 3.11 has Unicode 14, a browser a newer one): both agree on every character both
+know, since Unicode never changes the normalisation of an assigned character, so a character that Python's
+tables do not know is refused on both sides. Every refusal is a `Refusal`: a ValueError whose `key` names
+the reason in the string table (app/strings.py), so the page can say it in the learner's language.
 """
 
 import math
+import re
 import unicodedata
+from functools import cache
 
 LOGIT_LIMIT = 100.0
 T_BOUNDS = (0.01, 100.0)
@@ -15,11 +19,14 @@ EPS_BOUNDS = (0.0, 0.5)
 K_BOUNDS = (2, 10)
 NAME_MAX = 40  # code points: long enough for "고양이과 동물" or "golden retriever", short enough for an axis
 
-# Stripped from both ends of a name: Unicode White_Space and the byte-order mark (JavaScript's trim set).
+# Stripped from both ends of a name: what either Python's str.strip() or JavaScript's trim() strips (so
+# U+001C–001F and U+0085 from the one, the byte-order mark from the other).
 SPACE = [(0x09, 0x0D), (0x1C, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
          (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF)]
-# Refused inside a name: control characters and line breaks (they break a table row or an axis label) ...
+# Refused inside a name: control characters and line breaks (they break a table row or an axis label), and
+# the comma, which separates names in the names box and in links ...
 CONTROL = [(0x00, 0x1F), (0x7F, 0x9F), (0x2028, 0x2029)]
+COMMA = ","
 # ... and bidirectional controls, which can make "cat" display as "tac" or hide what follows.
 BIDI = [(0x061C, 0x061C), (0x200E, 0x200F), (0x202A, 0x202E), (0x2066, 0x2069)]
 # Allowed (emoji need the zero-width joiner) but ignored when names are compared, so that "a" and
@@ -33,9 +40,36 @@ INVISIBLE = [(0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
           "T_lo": f"{T_BOUNDS[0]:g}", "T_hi": f"{T_BOUNDS[1]:g}", "eps_lo": f"{EPS_BOUNDS[0]:g}",
           "eps_hi": f"{EPS_BOUNDS[1]:g}"}
-RULES = {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
-         "name_max": NAME_MAX, "space": SPACE, "control": CONTROL, "bidi": BIDI, "invisible": INVISIBLE,
-         "fields": FIELDS}
+CHOICES = {"units": ["nats", "bits"], "theme": ["light", "dark"]}
+STATE_KEYS = ["z", "initial", "names", "T", "y", "eps", "units", "lang", "theme", "lecture", "notice"]
+# A notice is "" or a key of the string table; these carry a detail after a colon ("link_bad:z, T").
+NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
+           "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
+           "not_number", "not_finite", "logit_range", "T_range", "eps_range", "refused"]
+NOTICES_WITH_DETAIL = ["link_bad", "link_copied", "link_shown"]
+
+
+@cache
+def unknown_ranges():
+    """The code points Python's Unicode tables leave unassigned (Cn) or that are surrogates (Cs), as ranges."""
+    ranges, start = [], None
+    for o in range(0x110000):
+        unknown = unicodedata.category(chr(o)) in ("Cn", "Cs")
+        if unknown and start is None:
+            start = o
+        elif not unknown and start is not None:
+            ranges.append((start, o - 1))
+            start = None
+    return ranges + ([(start, 0x10FFFF)] if start is not None else [])
+
+
+@cache
+def rules_data():
+    """The rules as the page receives them: limits, character sets and choices."""
+    return {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
+            "name_max": NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA, "bidi": BIDI,
+            "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS, "choices": CHOICES,
+            "state_keys": STATE_KEYS, "notices": NOTICES, "notices_with_detail": NOTICES_WITH_DETAIL}
 
 
 class Refusal(ValueError):
@@ -81,6 +115,10 @@ def clean_name(name):
     """
     if not isinstance(name, str):
         raise Refusal("name_type", f"a class name must be text, got {name!r}")
+    for c in name:  # before normalising: what Python's tables do not know, they cannot normalise alike
+        if unicodedata.category(c) in ("Cn", "Cs"):
+            raise Refusal("name_unknown", f"class name {name!r} holds U+{ord(c):04X}, which Unicode "
+                                          f"{unicodedata.unidata_version} (this Python's tables) does not assign")
     text = _strip(unicodedata.normalize("NFC", name))
     for c in text:
         if _within(c, CONTROL):
@@ -88,6 +126,8 @@ def clean_name(name):
         if _within(c, BIDI):
             raise Refusal("name_bidi",
                           f"class name {name!r} holds a bidirectional control character (U+{ord(c):04X})")
+        if c == COMMA:
+            raise Refusal("name_comma", f"class name {name!r} holds a comma, which separates names")
     if not _strip(name_key(text)):
         raise Refusal("name_blank", f"a class name must not be blank, got {name!r}")
     if len(text) > NAME_MAX:
@@ -140,9 +180,31 @@ def logits(values, what="logits"):
     return zs
 
 
-def within(value, bounds, what):
-    """A finite number within `bounds` (inclusive)."""
+# A number as people type it in a link or an option: digits, one point, an exponent. Each part can match a
+# digit in only one way, so a long hostile string fails in linear time (an earlier form was quadratic).
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_number(text, what):
+    """A finite number from text in the NUMBER form (no "1_0", "inf", "١" or spaces, which float() takes)."""
+    if not NUMBER.fullmatch(text):
+        raise Refusal("not_number", f"{what} must be a number such as 0.5 or -2, got {text[:40]!r}")
+    return number(float(text), what)
+
+
+def within(value, bounds, what, key):
+    """A finite number within `bounds` (inclusive); the refusal's `key` names the reason in the string table."""
     x = number(value, what)
     if not bounds[0] <= x <= bounds[1]:
-        raise Refusal(f"{what}_range", f"{what} must lie from {bounds[0]:g} to {bounds[1]:g}, got {value!r}")
+        raise Refusal(key, f"{what} must lie from {bounds[0]:g} to {bounds[1]:g}, got {value!r}")
     return x
+
+
+def notice(value):
+    """A notice: "" or a key of the string table, with a detail after a colon for the link notices."""
+    if not isinstance(value, str):
+        raise Refusal("refused", f"a notice is text, got {value!r}")
+    key, colon, _ = value.partition(":")
+    if value and not (key in NOTICES and not colon or key in NOTICES_WITH_DETAIL):
+        raise Refusal("refused", f"unknown notice {value[:40]!r}")
+    return value

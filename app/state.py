@@ -5,21 +5,18 @@ gatekeeper on the Python side: every value is checked (app/rules.py) before it i
 is refused leaves every parameter as it was, a batch `lesson.param.update(...)` included.
 """
 
-import math
-
 import numpy as np
 import param
 from param.parameterized import Parameters, Undefined
 
-import core
-
-from . import actions, rules
+from . import actions, frame, rules
 from .rules import EPS_BOUNDS, K_BOUNDS, T_BOUNDS
 from .strings import LANGS, default_class_names
 
-STATE_KEYS = {"z": "logits", "initial": "initial_logits", "names": "class_names", "T": "T", "y": "true_class",
-              "eps": "label_smoothing", "units": "units", "lang": "lang", "theme": "theme", "lecture": "lecture",
-              "notice": "notice"}
+# The state's short keys (app/rules.py STATE_KEYS, the links' keys) and the parameters they stand for.
+STATE_KEYS = dict(zip(rules.STATE_KEYS, ["logits", "initial_logits", "class_names", "T", "true_class",
+                                         "label_smoothing", "units", "lang", "theme", "lecture", "notice"],
+                      strict=True))
 _LESSON_PARAMS = set(STATE_KEYS.values())
 
 
@@ -54,10 +51,24 @@ class ClassNames(_Cleaned, param.List):
 
 
 class Real(_Cleaned, param.Number):
-    """A finite real within bounds: booleans, NaN and text are refused, not taken as numbers."""
+    """A finite real within bounds: booleans, NaN and text are refused, not taken as numbers. `refusal` is the
+    string table's key for a value out of bounds."""
+
+    __slots__ = ["refusal"]
+
+    def __init__(self, default, *, refusal, **params):
+        self.refusal = refusal
+        super().__init__(default=default, **params)
 
     def clean(self, value):
-        return rules.within(value, self.bounds, self.name or "value")
+        return rules.within(value, self.bounds, self.name or "value", self.refusal)
+
+
+class Notice(_Cleaned, param.String):
+    """"" or a key of the string table, with a detail after a colon for the link notices."""
+
+    def clean(self, value):
+        return rules.notice(value)
 
 
 class ClassIndex(_Cleaned, param.Integer):
@@ -116,17 +127,17 @@ class Lesson(param.Parameterized):
         default=[2.0, 1.0, 0.1], doc="Where the logits start, and where 'back to the initial logits' returns.")
     logits = Logits(default=[2.0, 1.0, 0.1], doc="z_k, the logit of each class; a learner drags them.")
     T = Real(
-        default=1.0, bounds=T_BOUNDS,
+        default=1.0, bounds=T_BOUNDS, refusal="T_range",
         doc="Temperature: p = softmax(z / T). T → 0 approaches argmax, large T approaches uniform.")
     true_class = ClassIndex(
         default=0, bounds=(0, K_BOUNDS[1] - 1), doc="Index of the true class y (the target of the cross-entropy).")
     label_smoothing = Real(
-        default=0.0, bounds=EPS_BOUNDS, doc="ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.")
-    units = param.Selector(default="nats", objects=["nats", "bits"], doc="Unit of every information readout.")
+        default=0.0, bounds=EPS_BOUNDS, refusal="eps_range", doc="ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.")
+    units = param.Selector(default="nats", objects=rules.CHOICES["units"], doc="Unit of every information readout.")
     lang = param.Selector(default="en", objects=list(LANGS), doc="Language of every label on screen.")
-    theme = param.Selector(default="light", objects=["light", "dark"], doc="Light or dark colours.")
+    theme = param.Selector(default="light", objects=rules.CHOICES["theme"], doc="Light or dark colours.")
     lecture = param.Boolean(default=False, doc="Large type and thick lines for a projector.")
-    notice = param.String(
+    notice = Notice(
         default="", doc="Why the last change was refused, as a key of the string table ('' when all is well).")
     add_one = param.Event(doc="Add 1 to every logit: nothing derived changes (shift invariance).")
     reset = param.Event(doc="Put the logits back to initial_logits.")
@@ -136,7 +147,7 @@ class Lesson(param.Parameterized):
     def __init__(self, **params):
         lang = params.get("lang", "en")
         if lang not in LANGS:
-            raise rules.Refusal("lang", f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+            raise rules.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
         given = next((params[k] for k in ("logits", "initial_logits", "class_names") if k in params), None)
         K = len(given) if isinstance(given, list | tuple) and K_BOUNDS[0] <= len(given) <= K_BOUNDS[1] else 3
         params.setdefault("initial_logits", params.get("logits", actions.default_logits(K)))
@@ -215,51 +226,54 @@ class Lesson(param.Parameterized):
         """The logits as a float64 array."""
         return np.asarray(self.logits, dtype=float)
 
+    def numbers(self):
+        """Everything the page shows about this lesson's maths (app/frame.py `numbers`, the one function)."""
+        return frame.numbers(self.state())
+
     @param.depends("logits", "T")
     def probabilities(self):
         """p = softmax(z / T)."""
-        return core.softmax(self.z, T=self.T)
+        return np.asarray(self.numbers()["p"])
 
     @param.depends("logits", "T")
     def log_probabilities(self):
         """log p = log_softmax(z / T), exact where p underflows to 0."""
-        return core.log_softmax(self.z, T=self.T)
+        return np.asarray(self.numbers()["log_p"])
 
     @param.depends("class_names", "true_class", "label_smoothing")
     def target(self):
         """y' = (1 − ε)·onehot(y) + ε/K, the smoothed target."""
-        return core.smoothed_target(self.true_class, len(self.class_names), self.label_smoothing)
+        return np.asarray(self.numbers()["target"])
 
     @param.depends("logits", "T", "true_class", "label_smoothing")
     def neg_grad(self):
         """−∂L/∂z = (y' − p)/T: what the arrows show (drawn at twice this length)."""
-        return -core.grad_logits(self.z, self.true_class, T=self.T, label_smoothing=self.label_smoothing)
+        return np.asarray(self.numbers()["g"])
 
     @param.depends("logits", "T", "true_class", "label_smoothing")
     def loss(self):
         """L = H(y', p) in nats (−ln p_y when ε = 0), from log-softmax: exact where p_y underflows."""
-        return float(core.cross_entropy(self.z, self.true_class, T=self.T, label_smoothing=self.label_smoothing))
+        return self.numbers()["loss"]
 
     @param.depends("class_names", "label_smoothing")
     def floor(self):
         """H(y'), the lowest loss label smoothing allows, in nats (0 when ε = 0)."""
-        return core.label_smoothing_floor(len(self.class_names), self.label_smoothing)
+        return self.numbers()["floor"]
 
     @param.depends("logits", "T", "true_class", "label_smoothing")
     def kl(self):
         """KL(y'‖p) = L − H(y'), in nats: how far the loss is above its floor."""
-        log_p = self.log_probabilities()
-        return float(sum(t * (math.log(t) - lp) for t, lp in zip(self.target(), log_p, strict=True) if t > 0))
+        return self.numbers()["kl"]
 
     @param.depends("logits", "T")
-    def entropy_bits(self):
-        """H(p) in bits."""
-        return float(core.entropy(self.probabilities(), base=2))
+    def entropy(self):
+        """H(p), in nats."""
+        return self.numbers()["entropy"]
 
     @param.depends("logits", "T")
     def logsumexp(self):
         """LSE(z / T), with max(z/T) ≤ LSE ≤ max(z/T) + ln K."""
-        return float(core.logsumexp(self.z / self.T))
+        return self.numbers()["lse"]
 
     # Last in the class body: from here on the name `param` is this namespace, not the module.
     param = _AllOrNothingNamespace()

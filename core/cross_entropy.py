@@ -125,7 +125,7 @@ def grad_logits(
         g *= (1 - eps) * (1.0 if w is None else w[ti][:, None])
         if eps:
             a = (eps / K) * (np.ones(K) if w is None else w)
-            g += p * a.sum() - a
+            g += p * (eps if w is None else a.sum()) - a  # Σ_k ε/K is ε exactly, not a rounded sum
         g[~valid] = 0
         scales = (w_scale,)
     else:
@@ -233,6 +233,7 @@ def _index_loss(
     # The smoothing term (ε/K)·Σ_k w_k (lse − u_k), with ε/K folded into the weights before summing so
     # that Σ_k w_k u_k cannot overflow where a single term would not.
     a = None if not eps else (eps / K) * (np.ones(K) if w is None else w)
+    a_sum = 0.0 if a is None else eps if w is None else float(a.sum())  # Σ_k ε/K is ε exactly
     nll = np.empty(len(r))
     smooth = np.empty(len(r) if eps else 0)
     u_buf = _shift.scratch(r)
@@ -247,7 +248,7 @@ def _index_loss(
             lse = _shift.log1p_others(u, idx)
             nll[b] = lse - u_y
             if a is not None:
-                smooth[b] = a.sum() * lse - au
+                smooth[b] = a_sum * lse - au
     w_y = None if w is None else w[ti]
     with np.errstate(over="ignore"):  # a row whose true loss exceeds the float range is inf
         # 0·L = 0 even where L = inf (a −inf logit): a class with no weight, or ε = 1, costs nothing.

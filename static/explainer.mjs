@@ -16,10 +16,13 @@ function page_of(a, context) {
   page.a = a;
   page.index = context.index ?? page.index;
   if (page.valid === null) {
+    // The first state is the one Python built the page from: the truth, even where the page's own check
+    // would differ (it never should; the twins are tested, and this keeps a page alive if they drift).
     try {
       page.valid = checked(a.lesson.state, a);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
+      page.valid = a.lesson.state;
     }
   }
   return page;
@@ -36,27 +39,25 @@ function strings(page, s = now(page)) {
 
 // ---- writing the lesson: the page's gatekeeper, then one write -----------------------------------------
 
-const STATE_KEYS = ["z", "initial", "names", "T", "y", "eps", "units", "lang", "theme", "lecture", "notice"];
-
 /** The state s, checked by the lesson's rules (app/rules.py has the twin); a RuleError when it breaks one. */
 function checked(s, a) {
   const { rules } = a;
   const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
-  if (JSON.stringify(keys) !== JSON.stringify([...STATE_KEYS].sort())) throw new RuleError("refused", "keys");
+  if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
   const z = rule_logits(s.z, rules);
   const initial = rule_logits(s.initial, rules);
   const names = clean_names(s.names, rules);
   if (initial.length !== z.length || names.length !== z.length) throw new RuleError("class_count", "counts differ");
   const y = s.y;
   if (!Number.isInteger(y) || y < 0 || y >= z.length) throw new RuleError("not_number", `true class ${y}`);
-  const T = rule_within(s.T, rules.T, "T");
-  const eps = rule_within(s.eps, rules.eps, "eps");
-  const choices = { units: ["nats", "bits"], lang: Object.keys(a.strings), theme: ["light", "dark"] };
+  const T = rule_within(s.T, rules.T, "T_range");
+  const eps = rule_within(s.eps, rules.eps, "eps_range");
+  const choices = { ...rules.choices, lang: Object.keys(a.strings) };
   for (const [key, allowed] of Object.entries(choices)) {
     if (!allowed.includes(s[key])) throw new RuleError("refused", `${key} ${s[key]}`);
   }
-  if (typeof s.lecture !== "boolean" || typeof s.notice !== "string") throw new RuleError("refused", "lecture");
-  return { ...s, z, initial, names, y, T, eps };
+  if (typeof s.lecture !== "boolean") throw new RuleError("refused", "lecture");
+  return { ...s, z, initial, names, y, T, eps, notice: rule_notice(s.notice, rules) };
 }
 
 /** Write the next state if the rules allow it, else keep the lesson and say why (a notice, a redraw). */
@@ -139,19 +140,19 @@ function draw(page, s, { live = false, notice = null } = {}) {
   }
   const key = notice ?? page.local_notice ?? s.notice;
   show(page, a.notice, notice_html({ ...s, notice: key }, t, a.rules.fields));
+  if (!live) draw_look(page, s);
   draw_axes(page, s, f);
   draw_inputs(page, s, t);
   if (live) return;
   draw_controls(page, s, t);
-  draw_look(page, s);
   show_live(page, f.live);
   write_link(page, s);
 }
 
 function draw_axes(page, s, f) {
   const { a } = page;
-  const names = JSON.stringify(s.names);
-  if (page.applied.names === names && page.applied.K === f.K && page.applied.many === f.many) return;
+  const axes = JSON.stringify([s.names, f.many, s.lecture]);
+  if (page.applied.axes === axes) return;
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
   for (const axis of [a.axes.logit_x, a.axes.prob_x]) {
     axis.ticker.ticks = f.sources.probs.x;
@@ -161,7 +162,7 @@ function draw_axes(page, s, f) {
     });
   }
   a.glyphs.point_labels.visible = !f.many;
-  Object.assign(page.applied, { names, K: f.K, many: f.many });
+  page.applied.axes = axes;
 }
 
 // The logits without dragging: labelled number inputs inside the `logit_inputs` Div, rebuilt when the
@@ -238,16 +239,18 @@ function draw_look(page, s) {
   const { a } = page;
   const p = a.themes[s.theme];
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
-  const extra = [...(s.theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture"] : [])];
+  const extra = [...(s.theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture-mode"] : [])];
   a.root.css_classes = ["explainer", ...extra];
   for (const fig of Object.values(a.figs)) {
-    fig.css_classes = ["fig", ...(s.lecture ? ["lecture"] : [])];
+    fig.css_classes = ["fig", ...(s.lecture ? ["lecture-mode"] : [])];
     fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
     fig.title.setv({ text_color: p.fg, text_font_size: size.title });
   }
   for (const hint of Object.values(a.hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
   for (const grid of a.grids) grid.grid_line_color = p.grid;
-  for (const control of Object.values(a.controls)) control.css_classes = ["control", ...(s.lecture ? ["lecture"] : [])];
+  for (const control of Object.values(a.controls)) {
+    control.css_classes = ["control", ...(s.lecture ? ["lecture-mode"] : [])];
+  }
   for (const axis of Object.values(a.axes)) {
     axis.setv({
       axis_label_text_color: p.fg, major_label_text_color: p.fg, axis_line_color: p.muted,
@@ -267,7 +270,6 @@ function draw_look(page, s) {
   g.span.line_color = p.span;
   if (a.mode !== "notebook") document.body.style.background = s.theme === "dark" ? p.bg : "";
   page.applied.look = look;
-  page.applied.names = null; // tick label sizes follow the mode
 }
 
 function show_live(page, text) {
@@ -393,7 +395,7 @@ const TRIGGERS = {
   lang(page) {
     const lang = page.a.controls.lang.value;
     if (lang === now(page).lang) return;
-    if (!(lang in page.a.strings)) {
+    if (!Object.hasOwn(page.a.strings, lang)) {
       refuse(page, "refused");
       return;
     }
@@ -455,6 +457,8 @@ function ready(page) {
     window.addEventListener("pointerdown", down, true);
     window.addEventListener("pointerup", up, true);
     window.addEventListener("pointercancel", up, true);
+    // A pointer released outside this window (a course page around the frame) is never seen going up.
+    window.addEventListener("blur", () => { page.pointer_down = false; });
     // A page opened without a link keeps its plain address until the learner changes something; one opened
     // with a link gets it back cleaned (defaults in place of what could not be used).
     if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
@@ -484,7 +488,10 @@ function ready(page) {
     shadow.addEventListener("keydown", (ev) => on_input_key(page, ev));
     shadow.addEventListener("change", (ev) => on_input_change(page, ev));
   }
-  TRIGGERS.state(page);
+  if (!page.drawn) { // the first layout; later ones (a resize) need no new frame, Bokeh redraws the figures
+    page.drawn = true;
+    TRIGGERS.state(page);
+  }
   if (inputs) inputs.el.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
 }
 
@@ -498,7 +505,12 @@ function on_input_key(page, ev) {
   if (k === null || (ev.key !== "ArrowUp" && ev.key !== "ArrowDown")) return;
   ev.preventDefault(); // the browser's own step would ignore Shift and skip the lesson's rules
   const step = (ev.shiftKey ? 1 : 0.1) * (ev.key === "ArrowUp" ? 1 : -1);
-  act(page, (s) => nudge(s, k, step, page.a.rules));
+  // A value typed but not yet entered is where the step starts, as in any number field.
+  const typed = ev.target.value.trim();
+  act(page, (s) => {
+    const from = typed !== "" && Number.isFinite(Number(typed)) ? set_logit(s, k, Number(typed), page.a.rules) : s;
+    return nudge(from, k, step, page.a.rules);
+  });
 }
 
 function on_input_change(page, ev) {
@@ -513,13 +525,17 @@ function read_link(page) {
   if (!text) return;
   const pairs = Array.from(new URLSearchParams(text).entries());
   const [s] = parse_link(pairs, now(page).lang, page.a.rules, page.a.strings);
+  page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
   commit(page, s);
 }
 
+// The served app's own address comes from Python (the page may sit inside a course page at another
+// address); a notebook has no address of its own, so it gives the keys to put after an explainer's "#".
 function copy_link(page) {
-  const link = link_of(now(page), page.a.strings);
-  const url = page.a.mode === "served" ? `${location.origin}${location.pathname}?${link}`
-    : `${location.href.split("#")[0]}#${link}`;
+  const { a } = page;
+  const link = link_of(now(page), a.strings);
+  const url = a.mode === "served" ? `${a.app_url}?${link}`
+    : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
   const say = (key) => {
     page.local_notice = `${key}:${url}`;
     draw(page, now(page));

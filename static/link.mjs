@@ -3,22 +3,17 @@
 // its default, and the notice names the keys that were.
 
 export const LINK_KEYS = ["z", "T", "y", "names", "eps", "units", "lang", "theme", "lecture"];
-const LINK_NUMBER = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const LINK_INDEX = /^[0-9]{1,2}$/;
-const LINK_CHOICES = { units: ["nats", "bits"], theme: ["light", "dark"], lecture: ["0", "1"] };
+const LONGEST = 1000;
 const SHOWN_KEY = 24;
 const SHOWN_KEYS = 8;
 
-function link_number(text) {
-  if (!LINK_NUMBER.test(text)) throw new RuleError("not_number", text);
-  return rule_number(Number(text));
-}
-
 function parse_value(key, text, rules, langs) {
-  if (key === "z") return rule_logits(text.split(",").map(link_number), rules);
+  if (text.length > LONGEST) throw new RuleError("refused", `${key} is too long`);
+  if (key === "z") return rule_logits(text.split(",").map(parse_number), rules);
   if (key === "names") return clean_names(text.split(","), rules);
-  if (key === "T") return rule_within(link_number(text), rules.T, "T");
-  if (key === "eps") return rule_within(link_number(text), rules.eps, "eps");
+  if (key === "T") return rule_within(parse_number(text), rules.T, "T_range");
+  if (key === "eps") return rule_within(parse_number(text), rules.eps, "eps_range");
   if (key === "y") {
     if (!LINK_INDEX.test(text)) throw new RuleError("not_number", text);
     return Number(text);
@@ -27,8 +22,12 @@ function parse_value(key, text, rules, langs) {
     if (!langs.includes(text)) throw new RuleError("lang", text);
     return text;
   }
-  if (!LINK_CHOICES[key].includes(text)) throw new RuleError(key, text);
-  return key === "lecture" ? text === "1" : text;
+  if (key === "lecture") {
+    if (text !== "0" && text !== "1") throw new RuleError("refused", text);
+    return text === "1";
+  }
+  if (!rules.choices[key].includes(text)) throw new RuleError("refused", text);
+  return text;
 }
 
 /** The state a link describes, from its [key, value] pairs in order: [state, refused keys]. */

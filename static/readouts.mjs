@@ -94,5 +94,6 @@ export function notice_html(s, t, fields) {
   const i = s.notice.indexOf(":");
   const [key, detail] = i < 0 ? [s.notice, ""] : [s.notice.slice(0, i), s.notice.slice(i + 1)];
   if (!key) return "";
-  return fill(t[key], { ...fields, K: String(s.z.length), keys: escape_html(detail), url: escape_html(detail) });
+  const template = Object.hasOwn(t, key) ? t[key] : t.refused; // a forged key says "refused", never throws
+  return fill(template, { ...fields, K: String(s.z.length), keys: escape_html(detail), url: escape_html(detail) });
 }

@@ -1,5 +1,5 @@
-// The JavaScript twin of the part of core/ the page needs, for one row of K logits: the same names, formulas
-// and edge-case rules. The Python core is the truth; tests/browser/test_parity.py checks this file against it
+// The JavaScript twin of core/'s functions for one row of K logits (the page uses most; the parity test checks
+// them all): the same names, formulas, summation order and edge-case rules. The Python core is the truth; tests/browser/test_parity.py checks this file against it
 // on a shared fixture. It shares one module scope with the other files of the bundle (app/bundle.py).
 
 function check_logits(z) {
@@ -13,6 +13,29 @@ function check_logits(z) {
 
 function check_temperature(T) {
   if (!(T > 0) || !Number.isFinite(T)) throw new Error(`temperature T must be finite and > 0, got ${T}`);
+}
+
+/**
+ * Σ values in NumPy's order: a plain loop below 8 terms, eight running sums up to 128, halves beyond. The
+ * twins then round alike where a sum lands on a display tie (ten equal logits, ε = 0.25: −∂L/∂z = 0.3375).
+ */
+export function pairwise_sum(a, start = 0, n = a.length - start) {
+  if (n < 8) {
+    let res = 0;
+    for (let i = start; i < start + n; i++) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    const r = a.slice(start, start + 8);
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
+    let res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; i++) res += a[start + i];
+    return res;
+  }
+  let n2 = Math.floor(n / 2);
+  n2 -= n2 % 8;
+  return pairwise_sum(a, start, n2) + pairwise_sum(a, start + n2, n - n2);
 }
 
 // max z, found without spreading the array (K may be 50,257).
@@ -33,17 +56,17 @@ function scaled_shifted(z, T) {
   return z.map((v) => (v - m) / T);
 }
 
+// log Σ_k e^{u_k} for u ≤ 0 with u[top] = 0: log1p of the others, the top term left out (as core does).
+function log1p_others(u, top) {
+  const e = u.map((v, k) => (k === top ? 0 : Math.exp(v)));
+  return Math.log1p(pairwise_sum(e));
+}
+
 /** logsumexp(z) = max z + log1p(Σ_{k≠argmax} e^{z_k − max z}); keeps e^−40-sized terms. */
 export function logsumexp(z) {
   check_logits(z);
   const m = max_of(z);
-  let rest = 0;
-  let seen_max = false;
-  for (const v of z) {
-    if (v === m && !seen_max) { seen_max = true; continue; }
-    rest += Math.exp(v - m);
-  }
-  return m + Math.log1p(rest);
+  return m + log1p_others(z.map((v) => v - m), z.indexOf(m));
 }
 
 /** softmax(z, T)_k = e^{(z_k − max z)/T} / Σ_j e^{(z_j − max z)/T}. */
@@ -51,8 +74,7 @@ export function softmax(z, T = 1.0) {
   check_logits(z);
   check_temperature(T);
   const e = scaled_shifted(z, T).map(Math.exp);
-  let s = 0;
-  for (const v of e) s += v;
+  const s = pairwise_sum(e);
   return e.map((v) => v / s);
 }
 
@@ -61,7 +83,7 @@ export function log_softmax(z, T = 1.0) {
   check_logits(z);
   check_temperature(T);
   const u = scaled_shifted(z, T);
-  const lse = logsumexp(u);
+  const lse = log1p_others(u, z.indexOf(max_of(z)));
   return u.map((v) => v - lse);
 }
 
@@ -76,13 +98,22 @@ export function smoothed_target(y, K, label_smoothing = 0.0) {
   return t;
 }
 
-/** cross_entropy(z, y; T, ε) = −Σ_k y'_k log softmax(z/T)_k, in nats; −log p_y when ε = 0. */
+/**
+ * cross_entropy(z, y; T, ε) = −Σ_k y'_k log softmax(z/T)_k, in nats; −log p_y when ε = 0. Computed as core
+ * does: (1 − ε)(lse − u_y) + (ε/K)·Σ_k (lse − u_k), u = (z − max z)/T, without forming log p.
+ */
 export function cross_entropy(z, y, T = 1.0, label_smoothing = 0.0) {
-  const t = smoothed_target(y, z.length, label_smoothing);
-  const lp = log_softmax(z, T);
-  let loss = 0;
-  for (let k = 0; k < z.length; k++) if (t[k] !== 0) loss -= t[k] * lp[k];
-  return loss;
+  check_logits(z);
+  check_temperature(T);
+  smoothed_target(y, z.length, label_smoothing);
+  const eps = label_smoothing;
+  const u = scaled_shifted(z, T);
+  const lse = log1p_others(u, z.indexOf(max_of(z)));
+  const nll = lse - u[y];
+  if (!eps) return nll;
+  const a = eps / z.length;
+  const smooth = eps * lse - pairwise_sum(u.map((v) => a * v));
+  return eps < 1 ? (1 - eps) * nll + smooth : smooth;
 }
 
 /**
@@ -96,16 +127,12 @@ export function grad_logits(z, y, T = 1.0, label_smoothing = 0.0) {
   const p = softmax(z, T);
   const g = p.slice();
   g[y] = 0;
-  let others = 0;
-  for (const v of g) others += v;
-  g[y] = -others;
+  g[y] = -pairwise_sum(g);
   const eps = label_smoothing;
   for (let k = 0; k < K; k++) g[k] *= 1 - eps;
   if (eps) {
     const a = eps / K;
-    let a_sum = 0;
-    for (let k = 0; k < K; k++) a_sum += a;
-    for (let k = 0; k < K; k++) g[k] += p[k] * a_sum - a;
+    for (let k = 0; k < K; k++) g[k] += p[k] * eps - a; // Σ_k ε/K is ε exactly, not a rounded sum
   }
   return g.map((v) => v / T);
 }
@@ -139,8 +166,7 @@ function check_distribution(p, name) {
 /** entropy(p) = −Σ_k p_k log p_k (0·log 0 = 0), in nats, or in bits with base = 2. */
 export function entropy(p, base = null) {
   check_distribution(p, "p");
-  let h = 0;
-  for (const v of p) if (v > 0) h += v * Math.log(v);
+  const h = pairwise_sum(p.map((v) => (v > 0 ? v * Math.log(v) : 0)));
   return -h / (base === null ? 1 : Math.log(base)) + 0;
 }
 
@@ -149,10 +175,7 @@ export function kl_divergence(p, q, base = null) {
   check_distribution(p, "p");
   check_distribution(q, "q");
   if (p.length !== q.length) throw new Error(`p and q differ in length: ${p.length} and ${q.length}`);
-  let d = 0;
-  for (let k = 0; k < p.length; k++) {
-    if (p[k] > 0) d += p[k] * (Math.log(p[k]) - Math.log(q[k]));
-  }
+  const d = pairwise_sum(p.map((v, k) => (v > 0 ? v * (Math.log(v) - Math.log(q[k])) : 0)));
   return d / (base === null ? 1 : Math.log(base)) + 0;
 }
 
@@ -164,9 +187,7 @@ export function softmax_jacobian(z, T = 1.0) {
   const p = softmax(z, T);
   return p.map((pi, i) => {
     const r = p.map((pj, j) => (i === j ? 0 : pi * -pj));
-    let s = 0;
-    for (const v of r) s += v;
-    r[i] = -s;
+    r[i] = -pairwise_sum(r);
     return r.map((v) => v / T);
   });
 }

@@ -23,6 +23,10 @@ HOSTILE_NAMES = {
     "right-to-left override": ["a\u202eb", "b", "c"],
     "isolate": ["a\u2066b", "b", "c"],
     "not text": [1, "b", "c"],
+    "a comma, which separates names in the box and in links": ["a,b", "c", "d"],
+    # Assigned after Unicode 14 (this Python's tables): a newer browser would normalise it differently, so
+    # the two sides could disagree on duplicates; found by a review, refused on both sides.
+    "a character Python's tables do not know": ["1", "\U0001ccf1", "c"],
 }
 
 
@@ -142,3 +146,48 @@ def test_set_state_takes_a_whole_lesson_or_nothing():
         with pytest.raises(ValueError):
             lesson.set_state(bad)
         assert lesson.state() == good
+
+
+def test_a_notice_is_a_key_of_the_string_table():
+    # Found by a review: lesson.notice = "zzz" was kept, and exporting the page then raised KeyError.
+    lesson = Lesson()
+    for bad in ("zzz", "toString", "at_limit:detail", 3):
+        with pytest.raises(ValueError):
+            lesson.notice = bad
+    lesson.notice = "link_bad:z, T"
+    lesson.notice = "max_classes"
+    assert lesson.notice == "max_classes"
+
+
+def test_every_refusal_key_is_in_the_string_table():
+    from app import link, rules
+    from app.strings import TEXT
+
+    keys = set()
+    for value in (["", "b", "c"], ["a\x07", "b", "c"], ["a\u202e", "b", "c"], ["a,b", "c", "d"], ["x" * 41, "b", "c"],
+                  ["a", "a", "b"], ["\U0001ccf1", "b", "c"], [1, "b", "c"], ["a"]):
+        with pytest.raises(rules.Refusal) as e:
+            rules.clean_names(value)
+        keys.add(e.value.key)
+    for name, value in (("T", 400.0), ("label_smoothing", 0.9), ("T", "x"), ("T", float("inf")),
+                        ("logits", [200.0, 0, 0])):
+        with pytest.raises(rules.Refusal) as e:
+            Lesson().param.update({name: value})
+        keys.add(e.value.key)
+    with pytest.raises(rules.Refusal) as e:
+        rules.parse_number("1_0", "T")
+    keys.add(e.value.key)
+    assert keys <= set(rules.NOTICES) and set(rules.NOTICES) | set(rules.NOTICES_WITH_DETAIL) <= set(TEXT["en"])
+    assert link.LONGEST >= 10 * (rules.NAME_MAX + 1)
+
+
+def test_a_hostile_number_is_refused_in_linear_time():
+    """Found by a review: the number rule was quadratic (10,000 digits and an x took 3.5 s, and a served app
+    answers one visitor at a time). Run apart, with a limit far above the milliseconds it takes now."""
+    import subprocess
+    import sys
+
+    code = ("from app import rules\n"
+            "try:\n    rules.parse_number('1' * 100000 + 'x', 'z')\nexcept rules.Refusal:\n    print('refused')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert done.stdout.strip() == "refused"

@@ -1,7 +1,7 @@
 """Read and drive the explainer page like a learner: named Bokeh models, mouse drags, control changes.
 
-Relies only on the testing contract of shared/DESIGN.md (named sources and controls) and on the `lesson`
-model that holds the page's whole state.
+Relies only on the team's testing contract (named sources, controls and readout classes) and on the
+`lesson` model that holds the page's whole state.
 """
 
 import json

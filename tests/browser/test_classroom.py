@@ -137,11 +137,15 @@ def test_the_keyboard_alone_changes_a_logit(open_page):
     attrs = pg.evaluate(f"""() => {{ const e = Bokeh.index.find_one(({lp.FIND})('live_region')).markup_el
         .querySelector('.live-region'); return [e.getAttribute('aria-live'), e.getAttribute('role')]; }}""")
     assert attrs == ["polite", "status"]
-    # Typing a value works too; text where a number belongs is refused with a word on why.
+    # Typing a value works too, and a value typed but not entered is where a step starts.
     pg.keyboard.press("Control+a")
     pg.keyboard.type("-2.5")
     pg.keyboard.press("Enter")
     lp.wait_state(pg, f"(s) => s.z[{k}] === -2.5")
+    pg.keyboard.press("Control+a")
+    pg.keyboard.type("3")
+    pg.keyboard.press("ArrowUp")
+    lp.wait_state(pg, f"(s) => s.z[{k}] === 3.1")
 
 
 def test_the_live_region_does_not_flood_during_a_drag(open_page):
@@ -255,14 +259,20 @@ def test_lecture_mode_and_the_dark_theme(open_page):
     s = lp.state(pg)
     assert s["lecture"] and s["theme"] == "dark"
     classes = lp.prop(pg, "explainer", "css_classes")
-    assert "dark" in classes and "lecture" in classes
+    assert "dark" in classes and "lecture-mode" in classes
     colours = pg.evaluate(f"""() => {{ const f = ({lp.FIND})('logit_figure');
         return [f.background_fill_color, getComputedStyle(Bokeh.index.find_one(({lp.FIND})('readout-loss')).el)
         .fontSize]; }}""")
     assert colours[0] == "#15191f" and float(colours[1].rstrip("px")) >= 20
     lp.set_value(pg, "theme", False, attr="active")
+    lp.wait_state(pg, "(s) => s.theme === 'light'")
     assert lp.state(pg)["theme"] == "light" and "dark" not in lp.prop(pg, "explainer", "css_classes")
     assert_consistent(pg)
+    ticks = f"() => ({lp.FIND})('logit_figure').below[0].major_label_text_font_size"
+    assert pg.evaluate(ticks) == "20px"
+    lp.set_value(pg, "lecture", False, attr="active")  # found by a review: tick sizes waited for a resize
+    lp.wait_state(pg, "(s) => !s.lecture")
+    assert pg.evaluate(ticks) == "15px"
 
 
 def test_the_figures_download_as_a_png(open_page):

@@ -19,7 +19,7 @@ from tests.browser import lessonpage as lp
 # Tokens JSON cannot carry, decoded in the page.
 DECODE = """(v) => {
   const map = {'__nan__': NaN, '__inf__': Infinity, '__-inf__': -Infinity, '__undefined__': undefined};
-  const d = (x) => typeof x === 'string' && x in map ? map[x] : Array.isArray(x) ? x.map(d)
+  const d = (x) => typeof x === 'string' && Object.hasOwn(map, x) ? map[x] : Array.isArray(x) ? x.map(d)
     : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, w]) => [k, d(w)])) : x;
   return d(v); }"""
 
@@ -40,6 +40,9 @@ FORGED_STATES = {
     "an unknown language": {"lang": "xx"},
     "lecture as text": {"lecture": "yes"},
     "a missing key": {"__drop__": "T"},
+    "an unknown notice": {"notice": "zzz"},
+    "a notice named like an object's own property": {"notice": "toString"},
+    "a name Python's Unicode tables do not know": {"names": ["1", "\U0001ccf1", "c"]},
     "an extra key": {"extra": 1},
 }
 FORGED_WHOLE = {"null": None, "a number": 42, "a list": [1, 2, 3], "an empty object": {}}
@@ -55,7 +58,9 @@ FORGED_MODELS = [
     ("class_names", "value", "only,two"),
     ("class_names", "value", "a,b,\u202ec"),
     ("lang", "value", "xx"),
+    ("lang", "value", "toString"),
     ("preset", "value", "eleven"),
+    ("preset", "value", "toString"),
 ]
 
 

@@ -177,3 +177,11 @@ def test_a_refused_python_change_raises_and_the_page_keeps_the_lesson(session):
     lp.wait_until(lambda: errors)
     assert "2 class names" in errors[0]
     assert lp.state(p.pg) == p.lesson.state() and p.lesson.class_names == ["cat", "dog", "bird"]
+
+
+def test_the_views_lesson_is_set_once(session):
+    # Found by a review: a new lesson put in place silently left the page bound to the old one.
+    from app.state import Lesson
+
+    with pytest.raises(TypeError):
+        session.explainer.lesson = Lesson()

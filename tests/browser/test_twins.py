@@ -112,6 +112,22 @@ def test_frame_twins_draw_the_same(js_frames, i):
     assert_same(frame.frame(s, TEXT[s["lang"]]), js_frames[i], f"state {i}")
 
 
+# Equal logits give exact decimals (p = 1/K), so −∂L/∂z and y′ land on display ties: where the twins must sum
+# in the same order to show the same digits (ten equal logits, ε = 0.25, T = 2: −∂L/∂z = 0.3375 → 0.338).
+NICE = [base_state([0.0] * K, T=T, y=y, eps=eps) for K in range(2, 11) for eps in (0.0, 0.05, 0.1, 0.2, 0.25, 0.5)
+        for T in (0.5, 1.0, 2.0, 4.0) for y in sorted({0, 1, K - 1})]
+
+
+def test_twins_show_the_same_digits_at_exact_decimal_ties(js):
+    got = js.evaluate("([states, strings, view]) => states.map((s) => twin.frame(s, strings[s.lang], view).readouts)",
+                      [NICE, TEXT, VIEW])
+    for s, readouts in zip(NICE, got, strict=True):
+        assert frame.frame(s, TEXT["en"])["readouts"] == readouts, s
+    # hand: y′_y = 1 − 0.25 + 0.025 = 0.775, p_y = 0.1, so −∂L/∂z_y = (0.775 − 0.1)/2 = 0.3375, shown 0.338.
+    ten = NICE.index(base_state([0.0] * 10, T=2.0, y=1, eps=0.25))
+    assert "<td>0.338</td></tr>" in got[ten]["probs"].split('<tr class="true">')[1]
+
+
 def test_every_frame_is_finite_and_one_row_per_class(js_frames):
     for s, f in zip(STATES, js_frames, strict=True):
         K = len(s["z"])
@@ -151,7 +167,7 @@ def test_action_twins_agree_at_every_limit(js):
     near_limit = [base_state([99.5, 0.0, -3.0]), base_state(actions.TEN), base_state([1.0, 2.0], y=1),
                   base_state(actions.TEN[:9], names=TEXT["en"]["class_names"][1:10])]
     states = near_limit + STATES[::7]
-    got = js.evaluate(ACTION_CALLS, [states, rules.RULES, TEXT])
+    got = js.evaluate(ACTION_CALLS, [states, rules.rules_data(), TEXT])
     for s, js_out in zip(states, got, strict=True):
         assert python_actions(s) == js_out, s
     assert got[0]["add_one"]["notice"] == "at_limit" and got[1]["add_class"]["notice"] == "max_classes"
@@ -177,7 +193,7 @@ def test_link_twins_parse_alike(js):
     texts = MALFORMED + VALID
     got = js.evaluate("([texts, rules, strings]) => texts.map((t) => "
                       "twin.parse_link(Array.from(new URLSearchParams(t).entries()), 'en', rules, strings))",
-                      [texts, rules.RULES, TEXT])
+                      [texts, rules.rules_data(), TEXT])
     for text, js_out in zip(texts, got, strict=True):
         state, refused = link.parse_link(parse_qsl(text, keep_blank_values=True))
         assert [state, refused] == js_out, text
@@ -196,13 +212,14 @@ def test_link_of_round_trips(js):
 
 NAMES = ["cat", " cat ", "", " ", "\u200b", "a\u202eb", "a\u2066b", "a\u0007", "a\nb", "x" * 40, "x" * 41, "ｃａｔ",
          "고양이", "고양이".encode().decode(), "\u1100\u1161", "👩\u200d💻", "a\u200db", "e\u0301", "\ufeffcat",
-         "\u3000cat\u3000", "a\u00adb", "$$x$$", "<b>x</b>", 42, None]
+         "\u3000cat\u3000", "a\u00adb", "$$x$$", "<b>x</b>", 42, None, "a,b", "\U0001ccf1", "\ua7f1", "\U0001e030",
+         "\ud800"]
 
 
 def test_name_rules_twins(js):
     got = js.evaluate("""([names, rules]) => names.map((n) => { try { return ['ok', twin.clean_name(n, rules),
                        twin.name_key(String(n), rules)]; } catch (e) { return ['refused', e.key]; } })""",
-                      [NAMES, rules.RULES])
+                      [NAMES, rules.rules_data()])
     for name, js_out in zip(NAMES, got, strict=True):
         try:
             py = ["ok", rules.clean_name(name), rules.name_key(str(name))]
@@ -211,5 +228,5 @@ def test_name_rules_twins(js):
         assert py == js_out, repr(name)
     pairs = [["a", "a\u200b"], ["cat", "ｃａｔ"], ["e\u0301", "é"], ["Cat", "cat"]]
     dup = js.evaluate("""([pairs, rules]) => pairs.map((p) => { try { twin.clean_names([...p, 'z'], rules);
-                         return 'ok'; } catch (e) { return e.key; } })""", [pairs, rules.RULES])
+                         return 'ok'; } catch (e) { return e.key; } })""", [pairs, rules.rules_data()])
     assert dup == ["name_duplicate", "name_duplicate", "name_duplicate", "ok"]
