@@ -14,7 +14,6 @@ import param
 
 from .document import build
 from .link import parse_link
-from .rules import Refusal
 from .state import STATE_KEYS, Lesson
 
 log = logging.getLogger("softmax_explainer")
@@ -77,7 +76,7 @@ class Explainer(pn.viewable.Viewer):
             return
         try:
             self.lesson.set_state(new)
-        except (Refusal, ValueError, TypeError) as e:
+        except (ValueError, TypeError) as e:  # a Refusal is a ValueError; a state of the wrong shape, a TypeError
             log.warning("refused a lesson state from the page: %s", str(e)[:300])
             self.lesson.notice = "refused"
             self._to_page()
