@@ -33,11 +33,12 @@ def read(name):
 @cache
 def bundle(files=FILES):
     """The files joined into one module; ValueError if two of them declare the same top-level name."""
+    texts = [(name, read(name)) for name in files]
     owner = {}
-    for name in files:
-        for declared in TOP_LEVEL.findall(read(name)):
+    for name, text in texts:
+        for declared in TOP_LEVEL.findall(text):
             if declared in owner:
                 raise ValueError(f"static/{name} declares {declared!r}, which static/{owner[declared]} declares "
                                  "too: the bundle shares one scope")
             owner[declared] = name
-    return "\n".join(f"// ---- static/{name}\n{read(name)}" for name in files)
+    return "\n".join(f"// ---- static/{name}\n{text}" for name, text in texts)
