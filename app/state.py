@@ -158,6 +158,7 @@ class Lesson(param.Parameterized):
         # Before any view's watcher (precedence ≥ 1), so a view never sees a broken lesson.
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
+        self.param.watch(self._act, ["add_one", "reset", "add_class", "remove_class"])
 
     @staticmethod
     def _check(v):
@@ -201,21 +202,10 @@ class Lesson(param.Parameterized):
         changes = {STATE_KEYS[k]: v for k, v in s.items() if v != getattr(self, STATE_KEYS[k])}
         self.param.update(changes)
 
-    @param.depends("add_one", watch=True)
-    def _add_one(self):
-        self.set_state(actions.add_one(self.state()))
-
-    @param.depends("reset", watch=True)
-    def _reset(self):
-        self.set_state(actions.reset(self.state()))
-
-    @param.depends("add_class", watch=True)
-    def _add_class(self):
-        self.set_state(actions.add_class(self.state()))
-
-    @param.depends("remove_class", watch=True)
-    def _remove_class(self):
-        self.set_state(actions.remove_class(self.state()))
+    def _act(self, *events):
+        """An event runs the action of app/actions.py with its name, as the page's button of that name does."""
+        for event in events:
+            self.set_state(getattr(actions, event.name)(self.state()))
 
     def load_preset(self, name):
         """Load a scenario: 'seed', 'two' (the sigmoid), 'ten' or 'uniform' (a model that knows nothing)."""
