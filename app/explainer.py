@@ -12,9 +12,10 @@ import logging
 import panel as pn
 import param
 
-from .document import build
+from .document import VIEWPORT, build
 from .link import parse_link
 from .state import STATE_KEYS, Lesson
+from .strings import TEXT
 
 log = logging.getLogger("softmax_explainer")
 
@@ -49,6 +50,15 @@ def lesson_from_query(args, lang="en"):
     lesson = Lesson(lang=state["lang"])
     lesson.set_state(state)
     return lesson
+
+
+def session_explainer(lang="en"):
+    """The explainer for the served session being opened: the lesson its query describes (`lang` when the
+    query names no language), its page titled in that language and laid out at a phone's own width."""
+    pn.state.curdoc.template = VIEWPORT
+    explainer = Explainer(lesson=lesson_from_query(pn.state.session_args, lang))
+    pn.state.curdoc.title = TEXT[explainer.lesson.lang]["title"]
+    return explainer
 
 
 class Explainer(pn.viewable.Viewer):

@@ -12,10 +12,8 @@ import sys
 
 import panel as pn
 
-from app.document import VIEWPORT
-from app.explainer import Explainer, lesson_from_query, visitor_path
+from app.explainer import session_explainer, visitor_path
 from app.serve_args import UsageError, parse_serve_args
-from app.strings import TEXT
 
 try:
     options = parse_serve_args(sys.argv[1:])
@@ -26,6 +24,4 @@ except UsageError as e:
         raise SystemExit(e.code) from None
     pn.pane.Str(line).servable(title="softmax-explainer")
 else:
-    pn.state.curdoc.template = VIEWPORT
-    lesson = lesson_from_query(pn.state.session_args, options.lang)
-    Explainer(lesson=lesson).servable(title=TEXT[lesson.lang]["title"])
+    session_explainer(options.lang).servable()

@@ -122,17 +122,13 @@ def served():
     """The app served in this process as app/main.py serves it, so tests can read each session's `Lesson`."""
     import panel as pn
 
-    from app.document import VIEWPORT
-    from app.explainer import Explainer, lesson_from_query
-    from app.strings import TEXT
+    from app.explainer import session_explainer
 
     sessions, records = [], Records()
     logging.getLogger().addHandler(records)
 
     def app():
-        pn.state.curdoc.template = VIEWPORT
-        explainer = Explainer(lesson=lesson_from_query(pn.state.session_args))
-        pn.state.curdoc.title = TEXT[explainer.lesson.lang]["title"]
+        explainer = session_explainer()
         sessions.append(explainer)
         return explainer
 

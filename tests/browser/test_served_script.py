@@ -9,11 +9,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 import numpy as np
 import pytest
 
 import core
+from app.strings import TEXT
 from tests.browser import lessonpage as lp
 from tests.browser.conftest import ROOT, free_port, wait_serving
 
@@ -75,6 +77,9 @@ def test_panel_serve_in_korean(new_page):
         lp.wait_ready(p.pg)
         assert lp.text(p.pg, "readout-loss").startswith("손실 L = −ln py 0.417 내트 = 0.602 비트")
         assert lp.data(p.pg, "logits")["name"] == ["고양이", "개", "새"]
+        # The title the server writes, before any script runs (a tab that is still loading, a link preview).
+        served_html = urllib.request.urlopen(url, timeout=30).read().decode("utf-8")
+        assert f"<title>{TEXT['ko']['title']}</title>" in served_html
         assert p.errors == []
 
 
