@@ -59,9 +59,13 @@ def render_readouts(n, s, t):
     bits = s["units"] == "bits"
     unit, other = (t["bits"], t["nats"]) if bits else (t["nats"], t["bits"])
 
+    def in_units(nats):
+        """(the value in the chosen unit, in the other)"""
+        return (nats / LN2, nats) if bits else (nats, nats / LN2)
+
     def info(nats):
         """An information value in the chosen unit, with the other unit beside it."""
-        first, second = (nats / LN2, nats) if bits else (nats, nats / LN2)
+        first, second = in_units(nats)
         return (f'<span class="value">{_fixed3(first, unit)}</span>'
                 f' <span class="aside">= {_fixed3(second, other)}</span>')
 
@@ -72,7 +76,7 @@ def render_readouts(n, s, t):
              + [fmt(n["g"][k])], "td", "true" if k == y else "")
         for k, z in enumerate(s["z"]))
     zmax = max(s["z"]) / T
-    log_k, log_k_other = (n["ln_k"] / LN2, n["ln_k"]) if bits else (n["ln_k"], n["ln_k"] / LN2)
+    log_k, log_k_other = in_units(n["ln_k"])
     start = fill(t["start"], {"value": f"{_minus(to_fixed(log_k, 3))} {unit}"})
     scale = max(n["ln_k"], n["loss"]) * 1.1
     floor_w, kl_w, start_x = (to_fixed(100 * v / scale, 2) for v in (n["floor"], n["kl"], n["ln_k"]))

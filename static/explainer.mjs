@@ -110,11 +110,14 @@ function show(page, div, html) {
   }
 }
 
+function same_array(shown, value) {
+  return JSON.stringify(Array.from(shown ?? [])) === JSON.stringify(value);
+}
+
 function set_if_changed(model, values) {
   const changed = {};
   for (const [key, value] of Object.entries(values)) {
-    const old = model[key];
-    const same = Array.isArray(value) ? JSON.stringify(Array.from(old ?? [])) === JSON.stringify(value) : old === value;
+    const same = Array.isArray(value) ? same_array(model[key], value) : model[key] === value;
     if (!same) changed[key] = value;
   }
   if (Object.keys(changed).length) model.setv(changed);
@@ -128,8 +131,8 @@ function draw(page, s, { live = false, notice = null } = {}) {
   const f = frame(s, t, a.view);
   for (const [name, data] of Object.entries(f.sources)) {
     if (name === "logits" && live) continue;
-    if (name === "logits" && JSON.stringify(Array.from(a.sources.logits.data.z ?? [])) === JSON.stringify(data.z)
-        && JSON.stringify(Array.from(a.sources.logits.data.name ?? [])) === JSON.stringify(data.name)) continue;
+    if (name === "logits" && same_array(a.sources.logits.data.z, data.z)
+        && same_array(a.sources.logits.data.name, data.name)) continue;
     a.sources[name].data = data;
   }
   set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
@@ -194,6 +197,11 @@ function inputs_html(s, t, rules) {
   return `<div class="inputs-title">${t.inputs_title}</div><div class="inputs">${fields}</div>`;
 }
 
+// The names box's text as the page writes it ("a, b"): spaces around a comma do not change the names.
+function names_text(text) {
+  return text.split(",").map((n) => n.trim()).join(", ");
+}
+
 function draw_controls(page, s, t) {
   const c = page.a.controls;
   if (Math.abs(c.temperature.value - Math.log10(s.T)) > 1e-12) c.temperature.value = Math.log10(s.T);
@@ -205,7 +213,7 @@ function draw_controls(page, s, t) {
   set_if_changed(c.theme, { active: s.theme === "dark" });
   set_if_changed(c.lecture, { active: s.lecture });
   const names = s.names.join(", ");
-  if (c.class_names.value.split(",").map((n) => n.trim()).join(", ") !== names) c.class_names.value = names;
+  if (names_text(c.class_names.value) !== names) c.class_names.value = names;
   if (page.applied.lang === s.lang) return;
   const { a } = page;
   a.header.text = `<h1>${t.title}</h1><p>${t.subtitle}</p>`;
@@ -411,7 +419,7 @@ const TRIGGERS = {
   },
   class_names(page) {
     const text = page.a.controls.class_names.value;
-    if (text.split(",").map((n) => n.trim()).join(", ") === now(page).names.join(", ")) return;
+    if (names_text(text) === now(page).names.join(", ")) return;
     act(page, (s) => rename(s, text, page.a.rules));
   },
   preset(page) {

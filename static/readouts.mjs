@@ -40,8 +40,9 @@ export function render_readouts(n, s, t) {
   const names = s.names.map(escape_html);
   const bits = s.units === "bits";
   const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
+  const in_units = (nats) => (bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2]);
   const info = (nats) => {
-    const [first, second] = bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2];
+    const [first, second] = in_units(nats);
     return `<span class="value">${fixed3(first, unit)}</span> <span class="aside">= ${fixed3(second, other)}</span>`;
   };
   const head = [t.col_class, "z", "e<sup>z/T</sup>", t.col_prob, ...(eps ? [t.col_target] : []), t.col_arrow];
@@ -49,7 +50,7 @@ export function render_readouts(n, s, t) {
     [names[k], fmt(z), fmt_exp(z / T), fmt_exp(n.log_p[k]), ...(eps ? [fmt(n.target[k])] : []), fmt(n.g[k])],
     "td", k === y ? "true" : ""));
   const zmax = Math.max(...s.z) / T;
-  const [log_k, log_k_other] = bits ? [n.ln_k / Math.LN2, n.ln_k] : [n.ln_k, n.ln_k / Math.LN2];
+  const [log_k, log_k_other] = in_units(n.ln_k);
   const start = fill(t.start, { value: `${with_minus(log_k.toFixed(3))} ${unit}` });
   const scale = Math.max(n.ln_k, n.loss) * 1.1;
   const [floor_w, kl_w, start_x] = [n.floor, n.kl, n.ln_k].map((v) => (100 * v / scale).toFixed(2));
