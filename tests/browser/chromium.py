@@ -1,11 +1,13 @@
 """How the tests and the benchmarks start the system Chromium: one place, imported by both (not a conftest)."""
 
+import base64
 import os
 import shutil
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOCAL = ("file:", "data:", "blob:", "about:")
+IMPORT = "async (src) => { window.twin = await import('data:text/javascript;charset=utf-8;base64,' + src); }"
 
 
 def executable():
@@ -15,3 +17,10 @@ def executable():
 
 def launch(playwright):
     return playwright.chromium.launch(executable_path=executable(), args=ARGS)
+
+
+def module_page(browser, source):
+    """A blank page whose `window.twin` is the ES module `source` (one file of static/, or the whole bundle)."""
+    page = browser.new_page()
+    page.evaluate(IMPORT, base64.b64encode(source.encode("utf-8")).decode())
+    return page

@@ -113,8 +113,9 @@ class Records(logging.Handler):
     def emit(self, record):
         self.records.append(record)
 
-    def tracebacks(self):
-        return [self.format(r) for r in self.records if r.exc_info or "Traceback" in r.getMessage()]
+    def tracebacks(self, since=0):
+        """The records from index `since` on that hold a traceback, formatted."""
+        return [self.format(r) for r in self.records[since:] if r.exc_info or "Traceback" in r.getMessage()]
 
 
 @pytest.fixture(scope="session")

@@ -85,6 +85,11 @@ def point_xy(pg, k):
     return handle.json_value()
 
 
+def logit_axis(pg):
+    """[start, end] of the logit figure's vertical axis as the page draws it."""
+    return pg.evaluate(f"() => {{ const r = ({FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+
+
 def box(pg, name):
     """Viewport box (left, top, right, bottom) of a named model's element."""
     return pg.evaluate(f"""(n) => {{ const v = Bokeh.index.find_one(({FIND})(n));

@@ -3,7 +3,6 @@
 Hypothesis draws batches of doubles (one page call per batch); the oracle is mpmath (tests/digits_oracle.py).
 """
 
-import base64
 import math
 import random
 
@@ -13,17 +12,16 @@ from hypothesis import strategies as st
 
 from app.bundle import read
 from app.digits import fmt, js_string, logit_text
+from tests.browser.chromium import module_page
 from tests.digits_oracle import near_ties, shown_exp
 
-CALL = """([src, us]) => import('data:text/javascript;charset=utf-8;base64,' + src).then((d) => us.map((u) =>
-  [d.fmt_exp(u), d.fmt(u), String(u), d.logit_text(u)]))"""
+CALL = "(us) => us.map((u) => [twin.fmt_exp(u), twin.fmt(u), String(u), twin.logit_text(u)])"
 
 
 @pytest.fixture(scope="module")
 def digits(browser):
-    page = browser.new_page()
-    src = base64.b64encode(read("digits.mjs").encode("utf-8")).decode()
-    yield lambda us: page.evaluate(CALL, [src, us])
+    page = module_page(browser, read("digits.mjs"))
+    yield lambda us: page.evaluate(CALL, us)
     page.close()
 
 

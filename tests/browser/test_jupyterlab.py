@@ -12,13 +12,12 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.request
 
 import pytest
 
 from tests.browser import chromium
 from tests.browser import lessonpage as lp
-from tests.browser.conftest import ROOT, free_port
+from tests.browser.conftest import ROOT, free_port, wait_serving
 
 NOTEBOOK = ROOT / "examples" / "notebook.ipynb"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", *chromium.LOCAL)
@@ -52,18 +51,8 @@ def jupyterlab(tmp_path_factory):
          "--LabApp.extension_manager=readonly", "--ServerApp.jpserver_extensions=jupyter_server_terminals=False",
          "--LabApp.expose_app_in_browser=True"], env=env, cwd=root, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"jupyterlab exited with {proc.returncode}:\n{(root / 'server.log').read_text()[-3000:]}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"jupyterlab did not answer in 90 s:\n{(root / 'server.log').read_text()[-3000:]}")
-        try:
-            request = urllib.request.Request(f"{base}/api/kernelspecs", headers={"Authorization": f"token {token}"})
-            urllib.request.urlopen(request, timeout=2)
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_serving(f"{base}/api/kernelspecs?token={token}", alive=lambda: proc.poll() is None,
+                 log=lambda: (root / "server.log").read_text()[-3000:], timeout=90)
     yield f"{base}/lab/tree/notebook.ipynb?token={token}&reset"
     proc.terminate()
     try:

@@ -158,7 +158,7 @@ def test_true_class_picker(page):
 
 
 def drag_window(pg):
-    lo, hi = pg.evaluate(f"() => {{ const r = ({lp.FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+    lo, hi = lp.logit_axis(pg)
     return max(lo + VIEW["pad"], -100.0), min(hi - VIEW["pad"], 100.0)
 
 

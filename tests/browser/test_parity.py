@@ -1,30 +1,25 @@
 """static/softmax.mjs, run in Chromium, equals core/ on every case of tests/parity_cases.py."""
 
-import base64
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import core
+from app.bundle import read
+from tests.browser.chromium import module_page
 from tests.parity_cases import cases
 
-ROOT = Path(__file__).resolve().parents[2]
-RUN = """async ([src, cases]) => {
-  const js = await import('data:text/javascript;base64,' + src);
-  return cases.map(([z, T, y, eps]) => ({
-    softmax: js.softmax(z, T),
-    log_softmax: js.log_softmax(z, T),
-    logsumexp: [js.logsumexp(z)],
-    cross_entropy: [js.cross_entropy(z, y, T, eps)],
-    grad_logits: js.grad_logits(z, y, T, eps),
-    entropy: [js.entropy(js.softmax(z, T)), js.entropy(js.softmax(z, T), 2)],
-    kl: [js.kl_divergence(js.softmax(z, 1), js.softmax(z, T))],
-    jacobian: js.softmax_jacobian(z, T).flat(),
-    smoothing: [js.label_smoothing_floor(z.length, eps), js.label_smoothing_optimal_gap(z.length, eps),
-                js.uniform_loss(z.length)],
-  }));
-}"""
+RUN = """(cases) => cases.map(([z, T, y, eps]) => ({
+  softmax: twin.softmax(z, T),
+  log_softmax: twin.log_softmax(z, T),
+  logsumexp: [twin.logsumexp(z)],
+  cross_entropy: [twin.cross_entropy(z, y, T, eps)],
+  grad_logits: twin.grad_logits(z, y, T, eps),
+  entropy: [twin.entropy(twin.softmax(z, T)), twin.entropy(twin.softmax(z, T), 2)],
+  kl: [twin.kl_divergence(twin.softmax(z, 1), twin.softmax(z, T))],
+  jacobian: twin.softmax_jacobian(z, T).flat(),
+  smoothing: [twin.label_smoothing_floor(z.length, eps), twin.label_smoothing_optimal_gap(z.length, eps),
+              twin.uniform_loss(z.length)],
+}))"""
 
 
 def python_truth(z, T, y, eps):
@@ -68,9 +63,8 @@ def close(js, py, scale=None):
 
 @pytest.fixture(scope="module")
 def js_results(browser):
-    page = browser.new_page()
-    src = base64.b64encode((ROOT / "static" / "softmax.mjs").read_bytes()).decode()
-    out = page.evaluate(RUN, [src, cases()])
+    page = module_page(browser, read("softmax.mjs"))
+    out = page.evaluate(RUN, cases())
     page.close()
     return out
 

@@ -120,11 +120,11 @@ def test_reset_from_python_puts_the_axis_where_the_page_button_does(session):
     for _ in range(7):
         lp.click(p.pg, "add_one")
     lp.wait_state(p.pg, "(s) => s.z[0] === 9")
-    shifted = p.pg.evaluate(f"() => {{ const r = ({lp.FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+    shifted = lp.logit_axis(p.pg)
     assert shifted == list(window([9.0, 8.0, 7.1]))
     python(p, lambda: p.lesson.param.trigger("reset"))
     lp.wait_state(p.pg, "(s) => s.z[0] === 2")
-    axis = p.pg.evaluate(f"() => {{ const r = ({lp.FIND})('logit_figure').y_range; return [r.start, r.end]; }}")
+    axis = lp.logit_axis(p.pg)
     assert axis == list(window([2.0, 1.0, 0.1])) == [-6.6, 6.6]
 
 

@@ -6,7 +6,6 @@ and both languages) Python's `frame` and the bundle's must agree: numbers to 1e-
 The actions, the link parser and the name rules are compared the same way.
 """
 
-import base64
 import math
 from urllib.parse import parse_qsl
 
@@ -17,6 +16,7 @@ from app import actions, frame, link, rules
 from app.bundle import bundle
 from app.frame import VIEW
 from app.strings import TEXT
+from tests.browser.chromium import module_page
 
 ODD = ["<img src=x onerror=alert(1)>", "</script>", "$$\\alpha$$", "a$&b", "\"q'&", "고양이", "ねこ", "x<y",
        "가" * 40, "a b"]
@@ -63,13 +63,9 @@ def random_states(n=230, seed=20261201):
 
 STATES = HAND + random_states()
 
-LOAD = """async (src) => { window.twin = await import('data:text/javascript;charset=utf-8;base64,' + src); }"""
-
-
 @pytest.fixture(scope="module")
 def js(browser):
-    page = browser.new_page()
-    page.evaluate(LOAD, base64.b64encode(bundle().encode("utf-8")).decode())
+    page = module_page(browser, bundle())
     yield page
     page.close()
 
