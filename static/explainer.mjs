@@ -189,7 +189,7 @@ function draw_inputs(page, s, t) {
 }
 
 /** The inputs' HTML: the twin of inputs_html in app/document.py. */
-function inputs_html(s, t, rules) {
+export function inputs_html(s, t, rules) {
   const fields = s.names.map((name, k) =>
     `<label><span>${escape_html(name)}</span><input class="logit-input" type="number" step="0.1" ` +
     `min="${-rules.logit}" max="${rules.logit}" value="${logit_text(s.z[k])}" data-k="${k}" ` +

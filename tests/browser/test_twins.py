@@ -14,7 +14,9 @@ import pytest
 
 from app import actions, frame, link, rules
 from app.bundle import bundle
+from app.document import inputs_html
 from app.frame import VIEW
+from app.readouts import notice_html
 from app.strings import TEXT
 from tests.browser.chromium import module_page
 
@@ -106,6 +108,19 @@ def js_frames(js):
 def test_frame_twins_draw_the_same(js_frames, i):
     s = STATES[i]
     assert_same(frame.frame(s, TEXT[s["lang"]]), js_frames[i], f"state {i}")
+
+
+def test_inputs_and_notice_twins_write_the_same_html(js):
+    """The logit inputs and the notice are written by Python at start and by the page later: the same HTML."""
+    states = STATES[:len(HAND)] + STATES[len(HAND)::9]
+    got = js.evaluate("""([states, strings, rules]) => states.map((s) => [
+        twin.inputs_html(s, strings[s.lang], rules), twin.notice_html(s, strings[s.lang], rules.fields)])""",
+                      [states, TEXT, rules.rules_data()])
+    for s, (inputs, notice) in zip(states, got, strict=True):
+        t = TEXT[s["lang"]]
+        assert inputs == inputs_html(s, t), s
+        assert notice == notice_html(s, t, rules.FIELDS), s
+    assert any(n for _, n in got) and any("&lt;b&gt;" in n for _, n in got)  # a notice with a link's escaped keys
 
 
 # Equal logits give exact decimals (p = 1/K), so −∂L/∂z and y′ land on display ties: where the twins must sum
