@@ -9,6 +9,7 @@ any lesson a link's hash describes (explainer.html#z=-1,3,0.5&T=0.5&y=2).
 
 import argparse
 import re
+import reprlib
 import sys
 from pathlib import Path
 
@@ -53,6 +54,27 @@ def write_page(lesson: Lesson, path, overwrite: bool = False) -> Path:
     return files.write_text(path, page_html(lesson), overwrite)
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 40
+LINE_MAX = 240  # characters of a message: whatever a rule repeats, a 100 kB value must not become a 100 kB line
+
+
+def short(text: str) -> str:
+    """A refused value as its first and last characters and its length: the person typed it, they know the rest."""
+    if len(text) <= _SHORT.maxstring:
+        return repr(text)
+    return f"{_SHORT.repr(text)} ({len(text)} characters)"
+
+
+def one_line(message: str) -> str:
+    """`message` escaped to one printable line (app/files.py `shown`) and cut in the middle to LINE_MAX."""
+    text = files.shown(message)
+    if len(text) <= LINE_MAX:
+        return text
+    head = LINE_MAX * 2 // 3  # the start names the option, the end often says why
+    return f"{text[:head]}…{text[head + 1 - LINE_MAX:]}"
+
+
 def _option(check):
     """An argparse type from a rules check: its refusal becomes argparse's one-line message."""
 
@@ -60,9 +82,21 @@ def _option(check):
         try:
             return check(text)
         except ValueError as e:
-            raise argparse.ArgumentTypeError(f"{e} (got {text!r})") from None
+            raise argparse.ArgumentTypeError(f"{e} (got {short(text)})") from None
 
     parse.__name__ = check.__name__
+    return parse
+
+
+def _one_of(*choices):
+    """An argparse type for a fixed choice: argparse's `choices` would repeat the whole refused value."""
+
+    def parse(text):
+        if text not in choices:
+            raise argparse.ArgumentTypeError(f"pick one of {', '.join(choices)} (got {short(text)})")
+        return text
+
+    parse.__name__ = "choice"
     return parse
 
 
@@ -86,7 +120,27 @@ class OneLineErrors(argparse.ArgumentParser):
     """An instructor sees one line saying what is wrong, not a usage block."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see --help)\n")
+
+
+class Once(argparse.Action):
+    """Store an option's value, refusing a second one: argparse would keep the last in silence.
+
+    `-T 0.5 --temperature 2` most likely comes from a command edited in a hurry; which T was meant is a guess.
+    """
+
+    def __init__(self, option_strings, dest, flag=False, **kwargs):
+        if flag:
+            kwargs.update(nargs=0, const=True, default=False)
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = vars(namespace).setdefault("_given", set())
+        if self.dest in given:
+            names = " / ".join(self.option_strings)
+            parser.error(f"{names} is given more than once: give it once")
+        given.add(self.dest)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
 
 
 VALUE_OPTIONS = ("--logits", "--classes", "--temperature", "-T", "--true-class", "--lang", "--label-smoothing",
@@ -105,16 +159,22 @@ def attach_values(argv):
 def parser(prog="python -m app.export"):
     p = OneLineErrors(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("out", help="the HTML file to write, e.g. explainer.html")
-    p.add_argument("--logits", type=_option(logits), help="starting logits, e.g. 2,1,0.1 or -2,1,0 (2 to 10)")
-    p.add_argument("--classes", type=_option(classes), help="class names, e.g. cat,dog,bird (default: the language's)")
-    p.add_argument("--temperature", "-T", type=_option(temperature), default=1.0, help="temperature T (0.01 to 100)")
-    p.add_argument("--true-class", default="0", help="the true class: its name or its index (default 0)")
-    p.add_argument("--label-smoothing", type=_option(label_smoothing), default=0.0, help="ε, from 0 to 0.5")
-    p.add_argument("--units", choices=["nats", "bits"], default="nats", help="unit of the information readouts")
-    p.add_argument("--lang", choices=LANGS, default="en", help="language of every label")
-    p.add_argument("--theme", choices=["light", "dark"], default="light", help="colours")
-    p.add_argument("--lecture", action="store_true", help="large type and thick lines for a projector")
-    p.add_argument("--overwrite", action="store_true", help="replace OUT.html even if it is read-only")
+    p.add_argument("--logits", action=Once, type=_option(logits),
+                   help="starting logits, e.g. 2,1,0.1 or -2,1,0 (2 to 10)")
+    p.add_argument("--classes", action=Once, type=_option(classes),
+                   help="class names, e.g. cat,dog,bird (default: the language's)")
+    p.add_argument("--temperature", "-T", action=Once, type=_option(temperature), default=1.0,
+                   help="temperature T (0.01 to 100)")
+    p.add_argument("--true-class", action=Once, default="0", help="the true class: its name or its index (default 0)")
+    p.add_argument("--label-smoothing", action=Once, type=_option(label_smoothing), default=0.0,
+                   help="ε, from 0 to 0.5")
+    for option, choices, default, help in [("--units", ["nats", "bits"], "nats", "unit of the information readouts"),
+                                           ("--lang", LANGS, "en", "language of every label"),
+                                           ("--theme", ["light", "dark"], "light", "colours")]:
+        p.add_argument(option, action=Once, type=_one_of(*choices), default=default, help=help,
+                       metavar=f"{{{','.join(choices)}}}")
+    p.add_argument("--lecture", action=Once, flag=True, help="large type and thick lines for a projector")
+    p.add_argument("--overwrite", action=Once, flag=True, help="replace OUT.html even if it is read-only")
     return p
 
 
@@ -128,29 +188,43 @@ def lesson_from_args(args) -> Lesson:
     except ValueError as e:
         raise ValueError(f"--logits and --classes: {e}") from None
     names = lesson.class_names
-    if args.true_class in names:
-        y = names.index(args.true_class)
-    elif re.fullmatch("[0-9]+", args.true_class) and int(args.true_class) < len(names):
-        y = int(args.true_class)
+    # The name as --classes would keep it, compared as the lesson compares names: " dog" or an NFD "café" is found.
+    try:
+        given = rules.clean_name(args.true_class)
+    except rules.Refusal:
+        given = None
+    keys = [rules.name_key(n) for n in names]
+    if given is not None and rules.name_key(given) in keys:
+        y = keys.index(rules.name_key(given))
+    elif given is not None and re.fullmatch("[0-9]{1,9}", given) and int(given) < len(names):
+        y = int(given)  # at most 9 digits: int() refuses a 5000-digit string with a message about int itself
     else:
         choices = f"{', '.join(names)} or 0..{len(names) - 1}"
-        raise ValueError(f"--true-class: unknown true class {args.true_class!r}: pick one of {choices}")
+        raise ValueError(f"--true-class: unknown true class {short(args.true_class)}: pick one of {choices}")
     lesson.param.update(T=args.temperature, true_class=y, label_smoothing=args.label_smoothing, units=args.units,
                         theme=args.theme, lecture=args.lecture)
     return lesson
 
 
 def main(argv=None, prog="python -m app.export"):
-    p = parser(prog)
-    args = p.parse_args(attach_values(sys.argv[1:] if argv is None else argv))
+    out = None
     try:
-        lesson = lesson_from_args(args)
-        out = write_page(lesson, args.out, overwrite=args.overwrite)
-    except (ValueError, MissingFile) as e:
-        p.exit(2, f"{p.prog}: error: {e}\n")
-    except OSError as e:
-        p.exit(2, f"{p.prog}: error: cannot write {args.out}: {e.strerror or e}\n")
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): open it in any browser, no network needed")
+        p = parser(prog)
+        args = p.parse_args(attach_values(sys.argv[1:] if argv is None else argv))
+        try:
+            lesson = lesson_from_args(args)
+            out = write_page(lesson, args.out, overwrite=args.overwrite)
+        except (ValueError, MissingFile) as e:
+            p.exit(2, f"{p.prog}: error: {one_line(str(e))}\n")
+        except OSError as e:
+            p.exit(2, f"{p.prog}: error: {one_line(f'cannot write {files.shown(args.out)}: {e.strerror or e}')}\n")
+        size = out.stat().st_size / 1e6
+        print(f"wrote {files.shown(out)} ({size:.1f} MB): open it in any browser, no network needed")
+    except KeyboardInterrupt:
+        # Ctrl-C is an answer, not a crash: one line, and write_text has removed its temporary file.
+        done = "nothing was written" if out is None else f"{files.shown(out)} was written"
+        print(f"{prog}: interrupted; {done}", file=sys.stderr)
+        return 130
     return 0
 
 

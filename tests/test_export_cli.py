@@ -9,6 +9,7 @@ about a second of CPU (mostly importing Panel), so the rarer cases call `app.exp
 """
 
 import base64
+import errno
 import gzip
 import html
 import json
@@ -16,10 +17,12 @@ import math
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import numpy as np
@@ -78,9 +81,9 @@ def _env():
 class Run:
     """One command started in its own folder; `wait()` fills rc, stdout and stderr."""
 
-    def __init__(self, argv, out=None, folder=None):
+    def __init__(self, argv, out=None, folder=None, env=None):
         self.out, self.folder = Path(out or "-"), folder
-        self.proc = subprocess.Popen(argv, cwd=folder, env=_env(), text=True, encoding="utf-8",
+        self.proc = subprocess.Popen(argv, cwd=folder, env={**_env(), **(env or {})}, text=True, encoding="utf-8",
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def wait(self):
@@ -110,10 +113,10 @@ def runs(tmp_path_factory):
     script = console_script()
     started = {}
 
-    def start(name, command, options, out=None):
+    def start(name, command, options, out=None, env=None):
         folder = tmp_path_factory.mktemp(name)
         out = (out or "{tmp}/explainer.html").format(tmp=folder)
-        started[name] = Run([*command, out, *options], out, folder)
+        started[name] = Run([*command, out, *options], out, folder, env)
 
     start("default", module, [])
     start("scenario", module, ["--logits", "3,1,0.2", "--classes", "a,b,c", "--true-class", "b", "-T", "0.5"])
@@ -125,6 +128,9 @@ def runs(tmp_path_factory):
         start(name, module, options)
     for name, out in UNWRITABLE.items():
         start(name, module, [], out=out)
+    # A file name that is not UTF-8, printed to a stdout that refuses what it cannot encode.
+    start("non_utf8_name", module, [], out="{tmp}/" + os.fsdecode(b"\xff.html"),
+          env={"PYTHONIOENCODING": "utf-8:strict"})
     return {name: run.wait() for name, run in started.items()}
 
 
@@ -338,3 +344,196 @@ def test_hard_links_are_not_split(tmp_path, capsys):
     rc, out, err = export_to(first, capsys)
     assert rc == 2 and "hard links" in err
     assert first.read_text() == (tmp_path / "second.html").read_text() == "old"
+
+
+
+# ---- Replacing a file keeps its extended attributes and ACL (app/files.py copy_xattrs). ----
+
+
+def test_replacing_a_file_keeps_its_extended_attributes(tmp_path, capsys):
+    out_file = tmp_path / "noted.html"
+    out_file.write_text("old")
+    os.setxattr(out_file, "user.course", b"ml-101")
+    rc, out, err = export_to(out_file, capsys)
+    assert rc == 0, err
+    assert "<html" in out_file.read_text(encoding="utf-8")
+    assert os.getxattr(out_file, "user.course") == b"ml-101"
+
+
+def getfacl(path):
+    return subprocess.run(["getfacl", "--omit-header", str(path)], capture_output=True, text=True, check=True).stdout
+
+
+def test_replacing_a_file_keeps_its_acl_and_does_not_widen_group_access(tmp_path, capsys):
+    assert shutil.which("setfacl"), "the Debian package acl provides setfacl (.ci/run installs it)"
+    out_file = tmp_path / "shared.html"
+    out_file.write_text("old")
+    out_file.chmod(0o640)
+    subprocess.run(["setfacl", "-m", "user:nobody:rw-", str(out_file)], check=True)
+    before = getfacl(out_file)
+    # The mode's group bits now show the ACL mask (rw-); a plain chmod to that mode would give the group rw.
+    assert "user:nobody:rw-" in before and "group::r--" in before and stat.S_IMODE(out_file.stat().st_mode) == 0o660
+    rc, out, err = export_to(out_file, capsys)
+    assert rc == 0, err
+    assert "<html" in out_file.read_text(encoding="utf-8")
+    assert getfacl(out_file) == before
+
+
+def test_an_attribute_that_cannot_be_copied_stops_the_write(tmp_path, capsys, monkeypatch):
+    out_file = tmp_path / "noted.html"
+    out_file.write_text("old")
+    os.setxattr(out_file, "user.course", b"ml-101")
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "setxattr", refuse)
+    rc, out, err = export_to(out_file, capsys)
+    assert rc == 2 and "cannot write" in err and "not permitted" in err and err.count("\n") == 1
+    assert out_file.read_text() == "old" and os.getxattr(out_file, "user.course") == b"ml-101"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["noted.html"]
+
+
+def test_a_filesystem_without_attributes_is_no_obstacle(tmp_path, capsys, monkeypatch):
+    out_file = tmp_path / "plain.html"
+    out_file.write_text("old")
+
+    def unsupported(*args, **kwargs):
+        raise OSError(errno.ENOTSUP, "Operation not supported")
+
+    monkeypatch.setattr(os, "listxattr", unsupported)
+    rc, out, err = export_to(out_file, capsys)
+    assert rc == 0, err
+    assert "<html" in out_file.read_text(encoding="utf-8")
+
+
+# ---- Paths: a folder's name is refused, every path is shown on one printable line. ----
+
+
+@pytest.mark.parametrize("name", ["new.html/", "old.html/", "new.html/.", "."])
+def test_a_path_naming_a_folder_is_refused(name, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.html").write_text("old")
+    rc, out, err = export_to(name, capsys)
+    assert rc == 2 and err.count("\n") == 1 and "names a folder" in err and name in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.html"]
+    assert (tmp_path / "old.html").read_text() == "old"
+
+
+@pytest.mark.parametrize("raw, shown", [("a\nb", "a\\nb"), ("a\x1b[31mb", "a\\x1b[31mb"),
+                                        (os.fsdecode(b"a\xffb"), "a\\xffb")])
+def test_a_path_is_shown_escaped_on_one_line(raw, shown, tmp_path, capsys):
+    rc, out, err = export_to(tmp_path / f"{raw}.html", capsys)
+    assert rc == 0, err
+    assert out.count("\n") == 1 and out.startswith("wrote ") and f"{shown}.html (" in out, out
+    read_only = tmp_path / f"{raw}.html"
+    read_only.chmod(0o444)
+    rc, out, err = export_to(read_only, capsys)
+    assert rc == 2 and err.count("\n") == 1 and f"{shown}.html: it is read-only" in err, err
+    rc, out, err = export_to(tmp_path / raw / "out.html", capsys)
+    assert rc == 2 and err.count("\n") == 1 and err.count(f"{shown}") == 2 and "does not exist" in err, err
+    assert "\x1b" not in out + err
+
+
+def test_a_non_utf8_name_is_written_to_a_strict_utf8_stdout(runs):
+    run = runs["non_utf8_name"]
+    assert run.rc == 0 and run.stderr == "", run.stderr
+    assert run.stdout.startswith("wrote ") and run.stdout.count("\n") == 1
+    assert f"{run.folder}/\\xff.html (" in run.stdout, run.stdout
+    assert "<html" in run.out.read_text(encoding="utf-8")
+
+
+# ---- Ctrl-C: one line, exit code 130, nothing left behind. ----
+
+# Put on PYTHONPATH, this sitecustomize touches $MARK when the process starts importing Bokeh, so the signal
+# lands while the command runs rather than at a guessed moment.
+MARK_BOKEH = """
+import os, sys
+
+class Mark:
+    def find_spec(self, name, path=None, target=None):
+        if name == "bokeh" and not os.path.exists(os.environ["MARK"]):
+            open(os.environ["MARK"], "w").close()
+        return None
+
+sys.meta_path.insert(0, Mark())
+"""
+
+
+def test_ctrl_c_leaves_one_line_and_no_file(tmp_path):
+    script = console_script()
+    assert script, "installing the project (pip install -e .) puts softmax-explainer beside python"
+    hook, folder = tmp_path / "hook", tmp_path / "out"
+    hook.mkdir()
+    folder.mkdir()
+    (hook / "sitecustomize.py").write_text(MARK_BOKEH)
+    mark = tmp_path / "bokeh-import-started"
+    env = {**_env(), "MARK": str(mark)}
+    env["PYTHONPATH"] = os.pathsep.join([str(hook), env["PYTHONPATH"]])
+    proc = subprocess.Popen([script, "export", "explainer.html"], cwd=folder, env=env, text=True,
+                            encoding="utf-8", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert mark.exists(), "the command never started importing Bokeh"
+    time.sleep(0.2)  # well inside Bokeh's import, which takes longer than this
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, stderr)
+    assert stderr.splitlines() == ["softmax-explainer export: interrupted; nothing was written"], stderr
+    assert stdout == ""
+    assert list(folder.iterdir()) == [], "no page and no temporary file"
+
+
+def test_ctrl_c_while_writing_removes_the_temporary_file(tmp_path, capsys, monkeypatch):
+    def interrupt(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupt)
+    try:
+        rc, out, err = export_to(tmp_path / "explainer.html", capsys)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped export.main")  # uncaught, it would stop the whole test session
+    assert rc == 130 and out == ""
+    assert err == "python -m app.export: interrupted; nothing was written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- Options: given once, --true-class cleaned like a class name, refused values shown short. ----
+
+
+@pytest.mark.parametrize("options, named", [
+    (["-T", "0.5", "--temperature", "2"], "--temperature"),
+    (["--temperature=0.5", "-T", "0.5"], "--temperature"),
+    (["--lang", "ko", "--lang", "en"], "--lang"),
+    (["--lang=ko", "--lang=ko"], "--lang"),
+    (["--lecture", "--lecture"], "--lecture"),
+    (["--logits", "1,2", "--logits", "-1,2"], "--logits"),
+    (["--true-class", "0", "--true-class", "1"], "--true-class"),
+])
+def test_a_repeated_option_is_refused(options, named, tmp_path, capsys):
+    rc, out, err = export_to(tmp_path / "explainer.html", capsys, *options)
+    assert rc == 2 and err.count("\n") == 1 and ERROR_LINE.match(err.rstrip("\n")), err
+    assert named in err and "more than once" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("given, y", [(" dog", 1), ("dog\u00a0", 1), ("cafe\u0301", 0), ("café", 0),
+                                      ("ｄｏｇ", 1), ("1", 1), (" 1 ", 1)])
+def test_the_true_class_is_cleaned_like_the_class_names(given, y, tmp_path, capsys):
+    rc, out, err = export_to(tmp_path / "a.html", capsys, "--classes", "café,dog", "--true-class", given)
+    assert rc == 0, err
+    assert column(model(page_models(tmp_path / "a.html"), "settings"), "y") == [y]
+
+
+HUGE = "x" * 100_000
+
+
+@pytest.mark.parametrize("options", [["--classes", f"{HUGE},b"], ["--classes", f"{HUGE}\u202e,b"],
+                                     ["--classes", f"b,{HUGE}\u202e"], ["--true-class", HUGE],
+                                     ["--lang", HUGE], ["--logits", f"1,{HUGE}"], ["-T", HUGE]])
+def test_a_huge_refused_value_is_shown_by_its_start_and_length(options, tmp_path, capsys):
+    rc, out, err = export_to(tmp_path / "explainer.html", capsys, *options)
+    assert rc == 2 and err.count("\n") == 1 and len(err) < 300, (len(err), err[:400])
+    assert options[0] in err and "x" * 41 not in err, err
+    assert list(tmp_path.iterdir()) == []
