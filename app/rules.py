@@ -8,16 +8,29 @@ tables do not know is refused on both sides. Every refusal is a `Refusal`: a Val
 the reason in the string table (app/strings.py), so the page can say it in the learner's language.
 """
 
+import builtins
+import json
 import math
+import numbers
 import re
+import reprlib
 import unicodedata
 from functools import cache
+from importlib import resources
+
+import numpy as np
 
 LOGIT_LIMIT = 100.0
 T_BOUNDS = (0.01, 100.0)
 EPS_BOUNDS = (0.0, 0.5)
 K_BOUNDS = (2, 10)
 NAME_MAX = 40  # code points: long enough for "고양이과 동물" or "golden retriever", short enough for an axis
+# A name longer than this (in code points, as given) is refused before any character is looked at: walking a
+# 4-million-character name through the Unicode tables froze the server for seconds. NFC can turn four code
+# points into one (U+1FAF, the longest canonical decomposition in Python's tables; Hangul jamo, three into
+# one) and stripping drops the spaces around, so the cap allows four per kept character and one more for
+# the spaces: every name NFC writes in NAME_MAX characters fits, unless padded with more spaces than that.
+RAW_NAME_MAX = 5 * NAME_MAX
 
 # Stripped from both ends of a name: what either Python's str.strip() or JavaScript's trim() strips (so
 # U+001C–001F and U+0085 from the one, the byte-order mark from the other).
@@ -35,6 +48,21 @@ INVISIBLE = [(0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x
              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
+# Characters that draw nothing though Unicode gives them no space or format property: U+115F/U+1160 HANGUL
+# CHOSEONG/JUNGSEONG FILLER, U+2800 BRAILLE PATTERN BLANK, U+3164 HANGUL FILLER, U+FFA0 HALFWIDTH HANGUL
+# FILLER, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD. A name made only of these, of SPACE, of INVISIBLE and of
+# format characters (Cf) renders as an empty label: `blank_ranges()` joins them into the one list both
+# sides refuse ("name_blank") a name by, when every character of its `name_key` is in it.
+BLANK_GLYPHS = [(0x115F, 0x1160), (0x2800, 0x2800), (0x3164, 0x3164), (0xFFA0, 0xFFA0), (0x1D159, 0x1D159)]
+# The format characters (general category Cf) of Python's tables, Unicode 14 (tests/test_names.py checks it).
+FORMAT = [(0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891),
+          (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064),
+          (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD),
+          (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F)]
+# Unicode's confusable prototypes (UTS #39 confusables.txt) for `name_key`: static/confusables.json, made by
+# tests/reference/make_confusables.py from a PyPI package (the file names it, its version and the Unicode
+# version). Unicode data under the Unicode License v3: static/LICENSE-unicode.txt.
+CONFUSABLES_FILE = "confusables.json"
 
 # The limits as the notices print them, written once here so both renderers show the same text.
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
@@ -64,12 +92,46 @@ def unknown_ranges():
 
 
 @cache
+def blank_ranges():
+    """BLANK_GLYPHS, SPACE, INVISIBLE and FORMAT joined into sorted, disjoint ranges."""
+    ranges = []
+    for lo, hi in sorted(BLANK_GLYPHS + SPACE + INVISIBLE + FORMAT):
+        if ranges and lo <= ranges[-1][1] + 1:
+            ranges[-1][1] = max(ranges[-1][1], hi)
+        else:
+            ranges.append([lo, hi])
+    return [tuple(r) for r in ranges]
+
+
+@cache
+def confusables_data():
+    """static/confusables.json as a dict: the provenance fields and "map", the mappings as one string."""
+    return json.loads(resources.files("static").joinpath(CONFUSABLES_FILE).read_text(encoding="utf-8"))
+
+
+@cache
+def confusables():
+    """{source character: prototype}, from the file's groups: "prototype:sources", in base 36, the prototype's
+    code points joined by ".", each source the difference from the previous one's code point (the first from
+    0), joined by "," (tests/reference/make_confusables.py tells why)."""
+    table = {}
+    for group in confusables_data()["map"]:
+        proto, sources = group.split(":")
+        proto, o = "".join(chr(int(p, 36)) for p in proto.split(".")), 0
+        for delta in sources.split(","):
+            o += int(delta, 36)
+            table[chr(o)] = proto
+    return table
+
+
+@cache
 def rules_data():
     """The rules as the page receives them: limits, character sets and choices."""
     return {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
-            "name_max": NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA, "bidi": BIDI,
-            "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS, "choices": CHOICES,
-            "state_keys": STATE_KEYS, "notices": NOTICES, "notices_with_detail": NOTICES_WITH_DETAIL}
+            "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
+            "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS, "choices": CHOICES,
+            "state_keys": STATE_KEYS, "notices": NOTICES, "notices_with_detail": NOTICES_WITH_DETAIL,
+            "blank": blank_ranges(), "confusables": ";".join(confusables_data()["map"])}
 
 
 class Refusal(ValueError):
@@ -78,6 +140,64 @@ class Refusal(ValueError):
     def __init__(self, key, message):
         super().__init__(message)
         self.key = key
+
+
+class TypeRefusal(Refusal, TypeError):
+    """A value of the wrong type (text for a number, a number for text): a `Refusal` and a TypeError both.
+
+    >>> isinstance(TypeRefusal("not_number", "T must be a number"), ValueError | TypeError)
+    True
+    """
+
+
+class _Shown(reprlib.Repr):
+    """reprlib's short repr, cut after the first characters and safe for what it cannot show in full."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxstring, self.maxlist, self.maxtuple, self.maxlevel, self.maxother = 40, 6, 6, 2, 40
+        self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = self.maxarray = 6
+        self.fillvalue = "…"
+
+    def repr_str(self, x, level):
+        # The first characters only (reprlib keeps the last ones too), and at most n of their repr; fewer
+        # inside a list, whose six items must fit a line too.
+        n = self.maxstring if level >= self.maxlevel else self.maxstring // 4
+        s = builtins.repr(x[:n])
+        if len(x) > n or len(s) > n + 2:
+            s = s[:n] + self.fillvalue + s[-1]
+        return s
+
+    repr_bytes = repr_bytearray = repr_str
+
+    def repr_int(self, x, level):
+        # A huge int has no decimal repr (Python refuses past 4300 digits) and would take long to write.
+        return f"<an integer of {x.bit_length()} bits>" if x.bit_length() > 128 else super().repr_int(x, level)
+
+    def repr_ndarray(self, x, level):
+        return f"<array of shape {getattr(x, 'shape', '?')} and dtype {getattr(x, 'dtype', '?')}>"
+
+
+_SHOWN = _Shown()
+_SIZED = {str: "characters", bytes: "bytes", bytearray: "bytes", list: "items", tuple: "items", dict: "items",
+          set: "items", frozenset: "items"}
+
+
+def shown(value):
+    """A value as a refusal shows it: its first characters, and its size when it was cut.
+
+    A refused value can be huge (a 50 MB name, a million logits); the message stays a line.
+
+    >>> shown("a" * 4_000_000)
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' (4000000 characters)"
+    >>> shown([1.5, "cat"]), shown(10 ** 10_000)
+    ("[1.5, 'cat']", '<an integer of 33220 bits>')
+    """
+    text = _SHOWN.repr(value)
+    unit = next((u for t, u in _SIZED.items() if isinstance(value, t)), None)
+    if not unit or _SHOWN.fillvalue not in text:
+        return text
+    return f"{text} ({len(value)} {unit if len(value) != 1 else unit[:-1]})"
 
 
 def _within(c, ranges):
@@ -94,14 +214,27 @@ def _strip(text):
     return text[start:end]
 
 
-def name_key(name):
-    """What two names are compared by: NFKC, invisible characters removed (so look-alikes are equal).
+def skeleton(text):
+    """UTS #39's skeleton: NFD, each character replaced by its confusable prototype, NFD again."""
+    table = confusables()
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
 
-    >>> name_key("ｃａｔ") == name_key("cat\\u200b") == "cat"
+
+def name_key(name):
+    """What two names are compared by, so that look-alikes are equal: the confusable skeleton of the name's
+    NFKC with invisible characters removed.
+
+    In this order: invisible characters go first (so "a" + U+200B + U+0301 composes like "á"), NFKC folds
+    compatibility forms ("ｃａｔ", "ﬁ"), invisible characters NFKC made go too, and the skeleton comes last,
+    so the key is in prototype space ("сat" with a Cyrillic с, "rn" for "m"); NFKC after it would compose
+    the skeleton's Hangul jamo back into syllables the table does not map. Only NFKD-stable characters reach
+    the lookup, which is why static/confusables.json may leave out every source that NFKD changes.
+
+    >>> name_key("ｃａｔ") == name_key("cat\\u200b") == name_key("\\u0441at") == "cat"
     True
     """
     visible = "".join(c for c in name if not _within(c, INVISIBLE))
-    return "".join(c for c in unicodedata.normalize("NFKC", visible) if not _within(c, INVISIBLE))
+    return skeleton("".join(c for c in unicodedata.normalize("NFKC", visible) if not _within(c, INVISIBLE)))
 
 
 def clean_name(name):
@@ -114,24 +247,26 @@ def clean_name(name):
     app.rules.Refusal: class name 'a\\u202eb' holds a bidirectional control character (U+202E)
     """
     if not isinstance(name, str):
-        raise Refusal("name_type", f"a class name must be text, got {name!r}")
+        raise TypeRefusal("name_type", f"a class name must be text, got {shown(name)}")
+    if len(name) > RAW_NAME_MAX:  # before any character is looked at: the work below grows with the length
+        raise Refusal("name_long", f"a class name has at most {NAME_MAX} characters, got {shown(name)}")
     for c in name:  # before normalising: what Python's tables do not know, they cannot normalise alike
         if unicodedata.category(c) in ("Cn", "Cs"):
-            raise Refusal("name_unknown", f"class name {name!r} holds U+{ord(c):04X}, which Unicode "
+            raise Refusal("name_unknown", f"class name {shown(name)} holds U+{ord(c):04X}, which Unicode "
                                           f"{unicodedata.unidata_version} (this Python's tables) does not assign")
     text = _strip(unicodedata.normalize("NFC", name))
     for c in text:
         if _within(c, CONTROL):
-            raise Refusal("name_control", f"class name {name!r} holds a control character (U+{ord(c):04X})")
+            raise Refusal("name_control", f"class name {shown(name)} holds a control character (U+{ord(c):04X})")
         if _within(c, BIDI):
             raise Refusal("name_bidi",
-                          f"class name {name!r} holds a bidirectional control character (U+{ord(c):04X})")
+                          f"class name {shown(name)} holds a bidirectional control character (U+{ord(c):04X})")
         if c == COMMA:
-            raise Refusal("name_comma", f"class name {name!r} holds a comma, which separates names")
-    if not _strip(name_key(text)):
-        raise Refusal("name_blank", f"a class name must not be blank, got {name!r}")
+            raise Refusal("name_comma", f"class name {shown(name)} holds a comma, which separates names")
+    if all(_within(c, blank_ranges()) for c in name_key(text)):
+        raise Refusal("name_blank", f"a class name must not be blank, got {shown(name)}")
     if len(text) > NAME_MAX:
-        raise Refusal("name_long", f"a class name has at most {NAME_MAX} characters, got {len(text)}")
+        raise Refusal("name_long", f"a class name has at most {NAME_MAX} characters, got {len(text)}: {shown(text)}")
     return text
 
 
@@ -140,43 +275,72 @@ def clean_names(names):
 
     >>> clean_names(["cat", "dog "])
     ['cat', 'dog']
+    >>> clean_names(np.array(["cat", "dog"]))  # a 1-D NumPy array of text too, kept as a list of str
+    ['cat', 'dog']
     """
-    if isinstance(names, str) or not isinstance(names, list | tuple):
-        raise Refusal("name_type", f"class names must be a list of text, got {names!r}")
+    names = _sequence(names, "class names must be a list of text", "name_type")
     lo, hi = K_BOUNDS
     if not lo <= len(names) <= hi:
         raise Refusal("class_count", f"the explainer shows {lo} to {hi} classes, got {len(names)} names")
-    cleaned = [clean_name(n) for n in names]
+    cleaned = [clean_name(n) for n in _items(names)]
     seen = {}
     for name in cleaned:
         key = name_key(name)
         if key in seen:
-            raise Refusal("name_duplicate", f"class names must differ from each other: {seen[key]!r} and "
-                                            f"{name!r} look the same")
+            raise Refusal("name_duplicate", f"class names must differ from each other: {shown(seen[key])} and "
+                                            f"{shown(name)} look the same")
         seen[key] = name
     return cleaned
 
 
+def _sequence(values, must, key):
+    """`values` if it is a list, a tuple or a 1-D NumPy array; a `TypeRefusal` saying `must` otherwise."""
+    if isinstance(values, np.ndarray) and values.ndim == 1 or isinstance(values, list | tuple):
+        return values
+    raise TypeRefusal(key, f"{must}, got {shown(values)}")
+
+
+def _items(values):
+    """The items as Python objects: an array's float32, int64 or str_ become float, int or str (`.tolist()`).
+    Called after the length is checked, so a huge array is never converted."""
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
 def number(value, what):
-    """A real number (not a bool, not text): NaN and ±inf are refused, with `what` in the message."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Refusal("not_number", f"{what} must be a number, got {value!r}")
-    x = float(value)
+    """A real number as a float (not a bool, not text): NaN and ±inf are refused, with `what` in the message.
+
+    NumPy's scalars are numbers too (NumPy registers them with `numbers`), its booleans are not.
+
+    >>> number(np.float32(0.5), "T"), number(np.int64(2), "T")
+    (0.5, 2.0)
+    >>> number(np.True_, "T")
+    Traceback (most recent call last):
+    app.rules.TypeRefusal: T must be a number, got np.True_
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeRefusal("not_number", f"{what} must be a number, got {shown(value)}")
+    try:
+        x = float(value)
+    except (OverflowError, ValueError, TypeError):  # an int past 1e308, or a Real that has no float
+        x = math.nan
     if not math.isfinite(x):
-        raise Refusal("not_finite", f"{what} must be a finite number, got {value!r}")
+        raise Refusal("not_finite", f"{what} must be a finite number, got {shown(value)}")
     return x
 
 
 def logits(values, what="logits"):
-    """Logits as floats: 2 to 10 finite numbers, each within ±LOGIT_LIMIT."""
-    if isinstance(values, str) or not isinstance(values, list | tuple):
-        raise Refusal("not_number", f"{what} must be a list of numbers, got {values!r}")
+    """Logits as floats: 2 to 10 finite numbers, each within ±LOGIT_LIMIT; the length is checked first.
+
+    >>> logits(np.array([2, 1], dtype=np.int64))
+    [2.0, 1.0]
+    """
+    values = _sequence(values, f"{what} must be a list of numbers", "not_number")
     lo, hi = K_BOUNDS
     if not lo <= len(values) <= hi:
         raise Refusal("class_count", f"the explainer shows {lo} to {hi} classes, got {len(values)} {what}")
-    zs = [number(v, what) for v in values]
+    zs = [number(v, what) for v in _items(values)]
     if any(abs(z) > LOGIT_LIMIT for z in zs):
-        raise Refusal("logit_range", f"every logit must lie within ±{LOGIT_LIMIT:g}, got {values!r}")
+        raise Refusal("logit_range", f"every logit must lie within ±{LOGIT_LIMIT:g}, got {shown(zs)}")
     return zs
 
 
@@ -187,8 +351,10 @@ NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 
 def parse_number(text, what):
     """A finite number from text in the NUMBER form (no "1_0", "inf", "١" or spaces, which float() takes)."""
+    if not isinstance(text, str):
+        raise TypeRefusal("not_number", f"{what} must be text such as 0.5 or -2, got {shown(text)}")
     if not NUMBER.fullmatch(text):
-        raise Refusal("not_number", f"{what} must be a number such as 0.5 or -2, got {text[:40]!r}")
+        raise Refusal("not_number", f"{what} must be a number such as 0.5 or -2, got {shown(text)}")
     return number(float(text), what)
 
 
@@ -196,15 +362,15 @@ def within(value, bounds, what, key):
     """A finite number within `bounds` (inclusive); the refusal's `key` names the reason in the string table."""
     x = number(value, what)
     if not bounds[0] <= x <= bounds[1]:
-        raise Refusal(key, f"{what} must lie from {bounds[0]:g} to {bounds[1]:g}, got {value!r}")
+        raise Refusal(key, f"{what} must lie from {bounds[0]:g} to {bounds[1]:g}, got {shown(value)}")
     return x
 
 
 def notice(value):
     """A notice: "" or a key of the string table, with a detail after a colon for the link notices."""
     if not isinstance(value, str):
-        raise Refusal("refused", f"a notice is text, got {value!r}")
+        raise TypeRefusal("refused", f"a notice is text, got {shown(value)}")
     key, colon, _ = value.partition(":")
     if value and not (key in NOTICES and not colon or key in NOTICES_WITH_DETAIL):
-        raise Refusal("refused", f"unknown notice {value[:40]!r}")
+        raise Refusal("refused", f"unknown notice {shown(value)}")
     return value

@@ -2,8 +2,13 @@
 
 No Panel import: the same object drives the served app, the exported file and a notebook. It is the one
 gatekeeper on the Python side: every value is checked (app/rules.py) before it is kept, and a change that
-is refused leaves every parameter as it was, a batch `lesson.param.update(...)` included.
+is refused leaves every parameter as it was, a batch `lesson.param.update(...)` included. One lock per lesson
+makes every change, and every read of the whole state, happen at once for other threads (a served app runs
+callbacks on several).
 """
+
+import numbers
+import threading
 
 import numpy as np
 import param
@@ -72,30 +77,53 @@ class Notice(_Cleaned, param.String):
 
 
 class ClassIndex(_Cleaned, param.Integer):
-    """A class index: an int (not a bool) from 0 to 9; the lesson checks it against its number of classes."""
+    """A class index: an integer (Python's or NumPy's, not a bool) from 0 to 9; the lesson checks it against
+    its number of classes."""
 
     def clean(self, value):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise rules.Refusal("not_number", f"{self.name} must be a class index (an integer), got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise rules.TypeRefusal("not_number",
+                                    f"{self.name} must be a class index (an integer), got {rules.shown(value)}")
         return int(value)
 
 
 class _AllOrNothing(Parameters):
-    """`lesson.param`: a batch update checks every value, and the lesson they make together, before any is set."""
+    """`lesson.param`: a batch update checks every value, and the lesson they make together, before any is set;
+    if setting still fails (a watcher refuses), every value is put back. All of it under the lesson's lock.
+
+    >>> lesson = Lesson()
+    >>> lesson.param.update(T=0.5, name=5)
+    Traceback (most recent call last):
+    ValueError: String parameter 'Lesson.name' only takes a string value, not value of <class 'int'>.
+    >>> lesson.T
+    1.0
+    """
 
     def update(self_, arg=Undefined, /, **kwargs):
         values = {**(dict(arg) if arg is not Undefined else {}), **kwargs}
         lesson = self_.self
-        if lesson is not None:
+        if lesson is None:
+            return super().update(values)
+        with lesson._lesson_lock:
             cleaned = {}
             for name, value in values.items():
                 if name not in self_:
                     raise ValueError(f"{name!r} is not a parameter of {type(lesson).__name__}")
-                if name in _LESSON_PARAMS:
-                    self_[name]._validate(value)
-                    cleaned[name] = self_[name].clean(value) if isinstance(self_[name], _Cleaned) else value
-            lesson._check({**lesson.param.values(), **cleaned})
-        return super().update(values)
+                self_[name]._validate(value)  # every parameter, param's own `name` too: any can fail half-way
+                if isinstance(self_[name], _Cleaned):
+                    cleaned[name] = self_[name].clean(value)
+            lesson._check({**self_.values(), **cleaned})
+            old = {name: getattr(lesson, name) for name in values}
+            batch, watchers, events = self_._BATCH_WATCH, list(self_._state_watchers), list(self_._events)
+            try:
+                return super().update(values)
+            except BaseException:
+                with param.discard_events(lesson):
+                    for name, value in old.items():
+                        setattr(lesson, name, value)
+                # param leaves the failed batch's events queued: the next change would announce them.
+                self_._BATCH_WATCH, self_._state_watchers, self_._events = batch, watchers, events
+                raise
 
 
 class _AllOrNothingNamespace(param.parameterized._NS):
@@ -145,11 +173,17 @@ class Lesson(param.Parameterized):
     remove_class = param.Event(doc="Remove the last class (at least two remain).")
 
     def __init__(self, **params):
+        # Re-entrant: a watcher that runs inside a change (and the events' actions) changes the lesson again.
+        self._lesson_lock = threading.RLock()
+        unknown = next((k for k in params if k not in type(self).param), None)
+        if unknown is not None:  # a TypeError, as for any function, before anything is looked at
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown!r}")
         lang = params.get("lang", "en")
-        if lang not in LANGS:
-            raise rules.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+        if not isinstance(lang, str) or lang not in LANGS:
+            raise rules.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {rules.shown(lang)}")
         given = next((params[k] for k in ("logits", "initial_logits", "class_names") if k in params), None)
-        K = len(given) if isinstance(given, list | tuple) and K_BOUNDS[0] <= len(given) <= K_BOUNDS[1] else 3
+        sized = isinstance(given, list | tuple) or isinstance(given, np.ndarray) and given.ndim == 1
+        K = len(given) if sized and K_BOUNDS[0] <= len(given) <= K_BOUNDS[1] else 3
         params.setdefault("initial_logits", params.get("logits", actions.default_logits(K)))
         params.setdefault("logits", params["initial_logits"])
         params.setdefault("class_names", default_class_names(lang, K))
@@ -159,6 +193,23 @@ class Lesson(param.Parameterized):
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
         self.param.watch(self._act, ["add_one", "reset", "add_class", "remove_class"])
+
+    def __setattr__(self, name, value):
+        """Every assignment under the lesson's lock, with the watchers it runs: a reader sees it all or none."""
+        lock = self.__dict__.get("_lesson_lock")
+        if lock is None:
+            return super().__setattr__(name, value)
+        with lock:
+            return super().__setattr__(name, value)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_lesson_lock", None)  # a lock cannot be pickled or copied: a copy gets its own
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__["_lesson_lock"] = threading.RLock()
+        super().__setstate__(state)
 
     @staticmethod
     def _check(v):
@@ -192,15 +243,20 @@ class Lesson(param.Parameterized):
                 self.class_names = renamed
 
     def state(self):
-        """The lesson as the page holds it: a dict with the short keys that links use."""
-        return {key: getattr(self, name) for key, name in STATE_KEYS.items()}
+        """The lesson as the page holds it: a dict with the short keys that links use, read whole (never half
+        of another thread's change, such as three names with four logits)."""
+        with self._lesson_lock:
+            return {key: getattr(self, name) for key, name in STATE_KEYS.items()}
 
     def set_state(self, s):
         """Take a whole state (from the page) at once, or refuse it and keep everything as it was."""
         if not isinstance(s, dict) or set(s) != set(STATE_KEYS):
-            raise rules.Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {s!r:.200}")
-        changes = {STATE_KEYS[k]: v for k, v in s.items() if v != getattr(self, STATE_KEYS[k])}
-        self.param.update(changes)
+            raise rules.Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {rules.shown(s)}")
+        with self._lesson_lock:
+            # Compared by type first: `!=` on a NumPy array is an array, which has no truth value.
+            changes = {STATE_KEYS[k]: v for k, v in s.items()
+                       if type(v) is not type(now := getattr(self, STATE_KEYS[k])) or v != now}
+            self.param.update(changes)
 
     def _act(self, *events):
         """An event runs the action of app/actions.py with its name, as the page's button of that name does."""
@@ -217,7 +273,10 @@ class Lesson(param.Parameterized):
         return np.asarray(self.logits, dtype=float)
 
     def numbers(self):
-        """Everything the page shows about this lesson's maths (app/frame.py `numbers`, the one function)."""
+        """Everything the page shows about this lesson's maths (app/frame.py `numbers`, the one function).
+
+        From one whole state (`state()` reads it under the lock), so every derived method is consistent; the
+        maths itself runs outside the lock, and other threads' changes need not wait for it."""
         return frame.numbers(self.state())
 
     @param.depends("logits", "T")

@@ -9,6 +9,22 @@ export class RuleError extends Error {
   }
 }
 
+// What a refused value is, told by its type alone: stringifying an untrusted value can throw (a Symbol, an
+// object whose toPrimitive throws) or be huge, and a refusal must always be a RuleError.
+function described(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  const type = typeof value;
+  return type === "undefined" ? "undefined" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+// Whether text has more than `max` code points, counting no further than that.
+function longer_than(text, max) {
+  let n = 0;
+  for (const _ of text) if (++n > max) return true;
+  return false;
+}
+
 function within_ranges(c, ranges) {
   const o = c.codePointAt(0);
   return ranges.some(([lo, hi]) => lo <= o && o <= hi);
@@ -42,14 +58,52 @@ function drop_invisible(text, rules) {
   return Array.from(text).filter((c) => !within_ranges(c, rules.invisible)).join("");
 }
 
-/** What two names are compared by: NFKC, invisible characters removed, so look-alikes are equal. */
+// The confusable prototypes of static/confusables.json as a Map, built once per rules object. In
+// rules.confusables, groups "prototype:sources" joined by ";", in base 36: the prototype's code points joined
+// by ".", each source the difference from the previous one's code point (the first from 0), joined by ",".
+const CONFUSABLE_MAPS = new WeakMap();
+
+function confusable_map(rules) {
+  let map = CONFUSABLE_MAPS.get(rules);
+  if (!map) {
+    map = new Map();
+    for (const group of rules.confusables.split(";")) {
+      const [proto_points, sources] = group.split(":");
+      const proto = String.fromCodePoint(...proto_points.split(".").map((p) => parseInt(p, 36)));
+      let o = 0;
+      for (const delta of sources.split(",")) {
+        o += parseInt(delta, 36);
+        map.set(String.fromCodePoint(o), proto);
+      }
+    }
+    CONFUSABLE_MAPS.set(rules, map);
+  }
+  return map;
+}
+
+/** UTS #39's skeleton: NFD, each character replaced by its confusable prototype, NFD again. */
+function skeleton(text, rules) {
+  const map = confusable_map(rules);
+  let out = "";
+  for (const c of text.normalize("NFD")) out += map.get(c) ?? c;
+  return out.normalize("NFD");
+}
+
+/** What two names are compared by, so that look-alikes are equal: the confusable skeleton of the name's
+ * NFKC with invisible characters removed (the order is explained at name_key in app/rules.py). */
 export function name_key(name, rules) {
-  return drop_invisible(drop_invisible(name, rules).normalize("NFKC"), rules);
+  return skeleton(drop_invisible(drop_invisible(name, rules).normalize("NFKC"), rules), rules);
 }
 
 /** A class name as the lesson keeps it: NFC, stripped; a RuleError when it breaks a rule. */
 export function clean_name(name, rules) {
-  if (typeof name !== "string") throw new RuleError("name_type", `a class name must be text, got ${name}`);
+  if (typeof name !== "string") throw new RuleError("name_type", `a class name must be text, got ${described(name)}`);
+  // Before any character is looked at, as app/rules.py does (RAW_NAME_MAX): a code point is one or two UTF-16
+  // units, so a name of more than twice the cap in units is refused without counting.
+  const raw_max = rules.name_raw_max;
+  if (name.length > 2 * raw_max || longer_than(name, raw_max)) {
+    throw new RuleError("name_long", "a class name is too long");
+  }
   // Before normalising: what Python's Unicode tables do not know, the two sides could normalise apart.
   for (const c of name) if (unknown_to_python(c, rules)) throw new RuleError("name_unknown", "an unknown character");
   const text = strip_space(name.normalize("NFC"), rules);
@@ -58,7 +112,9 @@ export function clean_name(name, rules) {
     if (within_ranges(c, rules.bidi)) throw new RuleError("name_bidi", "a class name holds a direction control");
     if (c === rules.comma) throw new RuleError("name_comma", "a class name holds a comma");
   }
-  if (!strip_space(name_key(text, rules), rules)) throw new RuleError("name_blank", "a class name is blank");
+  if (Array.from(name_key(text, rules)).every((c) => within_ranges(c, rules.blank))) {
+    throw new RuleError("name_blank", "a class name is blank");
+  }
   if (Array.from(text).length > rules.name_max) throw new RuleError("name_long", "a class name is too long");
   return text;
 }
@@ -80,8 +136,8 @@ export function clean_names(names, rules) {
 
 /** A real number (not a boolean, not text): NaN and ±Infinity are refused. */
 export function rule_number(value) {
-  if (typeof value !== "number") throw new RuleError("not_number", `not a number: ${value}`);
-  if (!Number.isFinite(value)) throw new RuleError("not_finite", `not finite: ${value}`);
+  if (typeof value !== "number") throw new RuleError("not_number", `not a number: ${described(value)}`);
+  if (!Number.isFinite(value)) throw new RuleError("not_finite", "not finite: NaN or an infinity");
   return value;
 }
 
@@ -98,7 +154,7 @@ export function rule_logits(values, rules) {
 /** A finite number within [lo, hi]; the refusal's `key` names the reason in the string table. */
 export function rule_within(value, [lo, hi], key) {
   const x = rule_number(value);
-  if (!(x >= lo && x <= hi)) throw new RuleError(key, `out of range: ${value}`);
+  if (!(x >= lo && x <= hi)) throw new RuleError(key, `out of range: ${x}`); // x: a checked, finite number
   return x;
 }
 
@@ -108,6 +164,7 @@ const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
 /** A finite number from text in the NUMBER form (no "0x10", "Infinity" or spaces, which Number() takes). */
 export function parse_number(text) {
+  if (typeof text !== "string") throw new RuleError("not_number", `not text: ${described(text)}`);
   if (!NUMBER.test(text)) throw new RuleError("not_number", `not a number: ${text.slice(0, 40)}`);
   return rule_number(Number(text));
 }

@@ -1,0 +1,48 @@
+// static/rules.mjs against app/rules.py: `node --test tests/js/`.
+// The fixture (tests/js/fixtures/rules.json, written by tests/js/make_fixture.py; tests/test_names.py passes a
+// fresh one in RULES_FIXTURE) holds rules_data() and Python's name_key and clean_name answers.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { RuleError, clean_name, clean_names, name_key } from "../../static/rules.mjs";
+
+const path = process.env.RULES_FIXTURE ?? new URL("./fixtures/rules.json", import.meta.url);
+const fixture = JSON.parse(readFileSync(path, "utf-8"));
+const rules = fixture.rules;
+const show = (s) => Array.from(s, (c) => "U+" + c.codePointAt(0).toString(16).toUpperCase()).join(" ");
+
+test("name_key agrees with Python on every name of the fixture", () => {
+  for (const { name, key } of fixture.names) assert.equal(name_key(name, rules), key, `${name} (${show(name)})`);
+});
+
+test("name_key agrees with Python on every single character of the fixture", () => {
+  const chars = Array.from(fixture.singles);
+  const keys = fixture.single_keys.split("\n");
+  assert.equal(chars.length, keys.length);
+  const wrong = chars.filter((c, i) => name_key(c, rules) !== keys[i]);
+  assert.deepEqual(wrong.map(show), []);
+});
+
+test("clean_name keeps or refuses every name as Python does", () => {
+  for (const { name, clean, refusal } of fixture.names) {
+    if (refusal === null) {
+      assert.equal(clean_name(name, rules), clean, show(name));
+    } else {
+      assert.throws(() => clean_name(name, rules), (e) => e instanceof RuleError && e.key === refusal, show(name));
+    }
+  }
+});
+
+test("look-alikes across scripts are duplicates", () => {
+  for (const pair of [["cat", "сat"], ["dog", "dοg"], ["paypal", "pаypal"], ["ｃａｔ", "cat"], ["rn", "m"]]) {
+    assert.throws(() => clean_names(pair, rules), (e) => e.key === "name_duplicate", pair.join(" / "));
+  }
+  assert.deepEqual(clean_names(["고양이", "개", "새"], rules), ["고양이", "개", "새"]);
+});
+
+test("the map is built once per rules object", () => {
+  const copy = { ...rules, confusables: "3c:35" }; // "x" (U+0078) for "q" (U+0071)
+  assert.equal(name_key("q", copy), "x");
+  assert.equal(name_key("q", rules), "q");
+});

