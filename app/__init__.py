@@ -1,9 +1,8 @@
 """The draggable-logits explainer: a `Lesson` state, its Bokeh document and a Panel view.
 
-`Explainer` is imported on first use: exporting a page needs neither Panel nor its start-up time.
+Both are imported on first use: exporting a page needs neither Panel nor its start-up time, and the command
+line (app/cli.py) starts with nothing heavy loaded, so a Ctrl-C at any moment reaches its handler.
 """
-
-from .state import Lesson
 
 __all__ = ["Explainer", "Lesson"]
 
@@ -13,4 +12,8 @@ def __getattr__(name):
         from .explainer import Explainer
 
         return Explainer
+    if name == "Lesson":
+        from .state import Lesson
+
+        return Lesson
     raise AttributeError(f"module 'app' has no attribute {name!r}")

@@ -1,11 +1,12 @@
-"""`softmax-explainer export OUT.html [options]` and `softmax-explainer serve [panel serve options]`."""
+"""`softmax-explainer export OUT.html [options]` and `softmax-explainer serve [panel serve options]`.
 
-import subprocess
+Nothing heavy is imported at the top: Ctrl-C while Bokeh loads must reach the `except` below, not the
+interpreter (which would print a traceback).
+"""
+
 import sys
-from pathlib import Path
 
-from . import export
-
+EXPORT = "softmax-explainer export"
 USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1]
                                              [--true-class cat] [--label-smoothing 0.1] [--units nats|bits]
                                              [--lang en|ko] [--theme light|dark] [--lecture] [--overwrite]
@@ -14,14 +15,25 @@ USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classe
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["export"]:
-        return export.main(argv[1:], prog="softmax-explainer export")
-    if argv[:1] == ["serve"]:
-        main_py = Path(__file__).with_name("main.py")
-        # --warm runs the app once before serving, so a bad --args stops the server at start.
-        return subprocess.call([sys.executable, "-m", "panel", "serve", str(main_py), "--warm", *argv[1:]])
-    print(USAGE, file=sys.stderr)
-    return 2
+    try:
+        if argv[:1] == ["export"]:
+            from . import export
+
+            return export.main(argv[1:], prog=EXPORT)
+        if argv[:1] == ["serve"]:
+            import subprocess
+
+            from .server import serve_command
+
+            command, env = serve_command(argv[1:])
+            return subprocess.call(command, env=env)
+        print(USAGE, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        # Before export.main could catch it (while Bokeh loads), or while serving: Panel says it stopped.
+        if argv[:1] == ["export"]:
+            print(f"{EXPORT}: interrupted; nothing was written", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

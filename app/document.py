@@ -7,10 +7,11 @@ named sources, controls, figures and readout classes that tests and tools rely o
 nothing and kept for them.
 """
 
+import json
 import math
 from dataclasses import dataclass
 
-from bokeh.core.properties import Any, expr
+from bokeh.core.properties import Any, String, expr
 from bokeh.layouts import column, row
 from bokeh.model import DataModel
 from bokeh.models import (
@@ -76,20 +77,30 @@ VIEWPORT = ('{% block postamble %}<meta name="viewport" content="width=device-wi
 
 
 class LessonModel(DataModel):
-    """The whole lesson in the page, in one property: the page writes it once per gesture, Python mirrors it
-    to its `Lesson` and back (app/explainer.py). One property, so a gesture is one message and Python
-    checks a whole lesson at once."""
+    """The whole lesson in the page, in one property, the page's own (syncable=False): the page writes it once
+    per gesture and draws from it; a script may read it, or write it and be checked."""
 
     state = Any(help="The lesson's state: a dict with the short keys of app/frame.py")
 
 
+class WireModel(DataModel):
+    """The lesson between the page and Python, as JSON text: the page writes it once per commit, Python
+    answers through it (app/explainer.py). Text, because text is all a forged value can become here: Bokeh's
+    server cannot decode some values a script can put in an `Any` (a Date, a Symbol, a list nested a
+    thousand deep), and closes the connection on them."""
+
+    text = String(default="", help="The lesson's state as JSON text (the keys of LessonModel.state)")
+
+
 @dataclass
 class LessonDocument:
-    """The layout and the one model a caller syncs with its lesson."""
+    """The layout, the models a caller syncs with its lesson, and the one callback (for document events)."""
 
     layout: object
     lesson: LessonModel
+    wire: WireModel
     notice: Div
+    callback: CustomJS
 
 
 def inputs_html(s, t):
@@ -117,7 +128,8 @@ def build(s, mode="file", app_path="", app_url=""):
     stretch = {"sizing_mode": "stretch_width"}
     quiet = {"syncable": False}  # the page writes these on every frame; only `lesson` travels to Python
 
-    lesson = LessonModel(state=s, name="lesson")
+    lesson = LessonModel(state=s, name="lesson", **quiet)
+    wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
     sources = {name: ColumnDataSource(data, name=name, **quiet) for name, data in first["sources"].items()}
     sources["logits"].selected.syncable = False
     palette, size = THEMES[s["theme"]], SIZES["lecture" if s["lecture"] else "normal"]
@@ -247,7 +259,7 @@ def build(s, mode="file", app_path="", app_url=""):
 
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
-        "lesson": lesson, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
+        "lesson": lesson, "wire": wire, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
         "inputs": inputs, "live": live, "header": header, "root": layout,
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
@@ -259,6 +271,7 @@ def build(s, mode="file", app_path="", app_url=""):
         "strings": TEXT, "rules": rules, "view": VIEW, "themes": THEMES, "sizes": SIZES,
         "mode": mode, "app_path": app_path, "app_url": app_url})
     lesson.js_on_change("state", callback)
+    wire.js_on_change("text", callback)
     sources["logits"].js_on_change("data", callback)
     for event in ("pan", "panend", "tap"):
         fig_z.js_on_event(event, callback)
@@ -272,4 +285,4 @@ def build(s, mode="file", app_path="", app_url=""):
         controls[name].js_on_change("active", callback)
     for name in ("add_one", "reset", "add_class", "remove_class", "copy_link", "download_png"):
         controls[name].js_on_event("button_click", callback)
-    return LessonDocument(layout=layout, lesson=lesson, notice=notice)
+    return LessonDocument(layout=layout, lesson=lesson, wire=wire, notice=notice, callback=callback)

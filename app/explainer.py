@@ -1,23 +1,50 @@
 """The explainer as a Panel view: the Bokeh document of app/document.py bound to a `Lesson`.
 
-The browser computes every frame; a finished gesture arrives here once, as a whole lesson state, and goes
-through the one gatekeeper (`Lesson.set_state`). A state the lesson refuses is logged in one line and the
+The browser computes every frame; a finished gesture arrives here once, as a whole lesson state in JSON text
+(app/document.py `WireModel`), and goes through the one gatekeeper (`Lesson.set_state`). The text is measured
+before it is read, so a forged megabyte costs nothing. A state the lesson refuses is logged in one line and the
 page is put back to the lesson's valid state with a notice; other sessions never notice. A change made in
 Python (a notebook cell) goes to the page at once: in a notebook Panel sends edits of raw Bokeh models only
 through `pn.io.push_notebook`, so the view pushes them itself.
 """
 
+import json
 import logging
+import reprlib
 
 import panel as pn
 import param
 
 from .document import VIEWPORT, build
-from .link import parse_link
+from .link import link_pairs, parse_link
+from .rules import Refusal
 from .state import STATE_KEYS, Lesson
 from .strings import TEXT
 
 log = logging.getLogger("softmax_explainer")
+STATE_TEXT_MAX = 32 * 1024  # characters: a valid lesson's text is about 3,000 at most
+_shown = reprlib.Repr()  # Python 3.11's takes no keywords
+_shown.maxstring = _shown.maxother = 60
+
+
+def state_from_text(text):
+    """A lesson state from the page's JSON text; a Refusal when it is too long or is not JSON. Its rules are
+    checked by `Lesson.set_state`.
+
+    >>> state_from_text('{"T": 2}')
+    {'T': 2}
+    >>> state_from_text("[" * 40000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    app.rules.Refusal: a lesson state is at most 32768 characters of JSON, got 40000
+    """
+    if not isinstance(text, str):
+        raise Refusal("refused", f"a lesson state is JSON text, got {type(text).__name__}")
+    if len(text) > STATE_TEXT_MAX:
+        raise Refusal("refused", f"a lesson state is at most {STATE_TEXT_MAX} characters of JSON, got {len(text)}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise Refusal("refused", f"a lesson state is JSON text, got {_shown.repr(text)} ({type(e).__name__})") from None
 
 
 def visitor_path():
@@ -27,26 +54,28 @@ def visitor_path():
     return getattr(getattr(context, "request", None), "path", None)
 
 
+AUTOLOAD = "/autoload.js"
+
+
 def _served_context():
     """(mode, app path, app URL): "served" inside a `panel serve` session (where links live in the query).
 
-    The URL is the app's own address for "copy link": an app embedded in a course page with Bokeh's
-    `server_document` is requested from autoload.js, whose request names the app's address itself.
+    The URL is the app's own address for "copy link", from the request this server answered (an app embedded
+    with Bokeh's `server_document` is requested at its autoload.js). Never from a request argument such as
+    `bokeh-absolute-url`: a link could name any address there.
     """
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return "notebook", "", ""
     request = pn.state.curdoc.session_context.request
     path = visitor_path() or ""
-    absolute = getattr(request, "arguments", {}).get("bokeh-absolute-url", [b""])[0].decode("utf-8", "replace")
+    path = path[: -len(AUTOLOAD)] if path.endswith(AUTOLOAD) else path
     host = getattr(request, "host", None)
-    url = absolute or (f"{request.protocol}://{host}{path}" if host else "")
-    return "served", path, url
+    return "served", path, f"{request.protocol}://{host}{path}" if host else ""
 
 
-def lesson_from_query(args, lang="en"):
-    """The lesson a served page's query describes (Panel's `session_args`: lists of bytes per key)."""
-    pairs = [(key, value.decode("utf-8", "replace")) for key, values in args.items() for value in values]
-    state, _ = parse_link(pairs, lang)
+def lesson_from_query(query, lang="en"):
+    """The lesson a served page's raw query text describes (the app reads its query itself: app/link.py)."""
+    state, _ = parse_link(link_pairs(query), lang)
     lesson = Lesson(lang=state["lang"])
     lesson.set_state(state)
     return lesson
@@ -55,9 +84,11 @@ def lesson_from_query(args, lang="en"):
 def session_explainer(lang="en"):
     """The explainer for the served session being opened: the lesson its query describes (`lang` when the
     query names no language), its page titled in that language and laid out at a phone's own width."""
-    pn.state.curdoc.template = VIEWPORT
-    explainer = Explainer(lesson=lesson_from_query(pn.state.session_args, lang))
-    pn.state.curdoc.title = TEXT[explainer.lesson.lang]["title"]
+    doc = pn.state.curdoc
+    doc.template = VIEWPORT
+    explainer = Explainer(lesson=lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang))
+    doc.title = TEXT[explainer.lesson.lang]["title"]
+    doc.js_on_event("connection_lost", explainer._doc.callback)
     return explainer
 
 
@@ -73,34 +104,51 @@ class Explainer(pn.viewable.Viewer):
                                  doc="The state this view shows and updates (set when the view is made).")
 
     def __init__(self, **params):
-        params.setdefault("lesson", Lesson())
+        unknown = set(params) - set(self.param)
+        if unknown:
+            raise TypeError(f"Explainer() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        lesson = params.setdefault("lesson", Lesson())
+        if not isinstance(lesson, Lesson):
+            raise TypeError(f"Explainer(lesson=...) takes a Lesson, got {type(lesson).__name__}")
         super().__init__(**params)
         mode, app_path, app_url = _served_context()
         self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
         self._pane = pn.pane.Bokeh(self._doc.layout)
-        self._doc.lesson.on_change("state", self._from_page)
+        self._doc.wire.on_change("text", self._from_page)
         self.lesson.param.watch(self._to_page, list(STATE_KEYS.values()), precedence=1)
 
     def _from_page(self, attr, old, new):
-        if new == self.lesson.state():
-            return
         try:
-            self.lesson.set_state(new)
+            state = state_from_text(new)
+            if state != self.lesson.state():
+                self.lesson.set_state(state)
         except (ValueError, TypeError) as e:  # a Refusal is a ValueError; a state of the wrong shape, a TypeError
-            log.warning("refused a lesson state from the page: %s", str(e)[:300])
+            log.warning("refused a lesson state from the page: %s", " ".join(str(e).split())[:300])
             self.lesson.notice = "refused"
             self._to_page()
 
+    def _page_state(self):
+        """The lesson the page last sent or was sent (None when that text is not a lesson)."""
+        try:
+            return state_from_text(self._doc.wire.text)
+        except ValueError:
+            return None
+
     def _to_page(self, *events):
         state = self.lesson.state()
-        if self._doc.lesson.state != state:
-            self._doc.lesson.state = state
+        if self._page_state() != state:
+            self._doc.wire.text = json.dumps(state, ensure_ascii=False)
             pn.io.push_notebook(self._pane)  # in a notebook output; elsewhere there is no comm and it does nothing
 
     @property
     def document_lesson(self):
-        """The lesson model in the page's document (read it to see what the page holds)."""
+        """The lesson model in the page's document (its `document` is the one to lock for a change)."""
         return self._doc.lesson
+
+    @property
+    def page_state(self):
+        """The lesson the page last sent or was sent, as a dict (None if that was not a lesson)."""
+        return self._page_state()
 
     def __panel__(self):
         return self._pane

@@ -5,17 +5,24 @@ exported page reads its hash with the twin. A value that cannot be used (text wh
 NaN, out of range, too many or too few classes, duplicate or hostile names, an unknown or repeated key)
 is replaced by its default, and the notice names the keys that were.
 
-    z=2,1,0.1  T=1  y=0  names=cat,dog,bird  eps=0  units=nats  lang=en  theme=light  lecture=0
+    z=2,1,0.1  z0=2,1,0.1  T=1  y=0  names=cat,dog,bird  eps=0  units=nats  lang=en  theme=light  lecture=0
+
+`z0` is where "back to the initial logits" returns, written only when it differs from z. Both sides read the
+raw text of the query or hash with `link_pairs`, so they agree on every link (a leading "?" included) and
+Panel never parses it.
 """
 
 import re
+from urllib.parse import unquote_to_bytes
 
 from . import rules
 from .actions import default_logits
 from .strings import LANGS, default_class_names
 
-KEYS = ("z", "T", "y", "names", "eps", "units", "lang", "theme", "lecture")
+KEYS = ("z", "z0", "T", "y", "names", "eps", "units", "lang", "theme", "lecture")
 INDEX = re.compile(r"[0-9]{1,2}")
+BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+FIELDS_MAX = 64  # fields of one link: the lesson has ten keys; a longer link is refused whole
 CHOICES = {**rules.CHOICES, "lecture": ["0", "1"]}
 LONGEST = 1000  # characters of one value: ten names of 40 or ten logits fit many times over
 SHOWN_KEY = 24  # characters of a refused key that the notice repeats ...
@@ -26,7 +33,7 @@ def _parse(key, text):
     """One key's value from its text; ValueError when it cannot be used."""
     if len(text) > LONGEST:
         raise ValueError(f"{key} is longer than {LONGEST} characters")
-    if key == "z":
+    if key in ("z", "z0"):
         return rules.logits([rules.parse_number(v, "a logit") for v in text.split(",")])
     if key == "names":
         return rules.clean_names(text.split(","))
@@ -47,6 +54,36 @@ def _parse(key, text):
     return text == "1" if key == "lecture" else text
 
 
+def _decode(text):
+    """Percent-escapes as UTF-8 and "+" as a space; None when the text cannot be decoded (as JavaScript's
+    decodeURIComponent refuses it: a "%" without two hex digits, bytes that are not UTF-8)."""
+    if BAD_ESCAPE.search(text):
+        return None
+    try:
+        return unquote_to_bytes(text.replace("+", " ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def link_pairs(text):
+    """The (key, value) pairs of a query or hash text, without its "?" or "#": fields split on "&", each at
+    its first "="; a value that cannot be decoded is None. At most FIELDS_MAX + 1 fields are decoded.
+
+    >>> link_pairs("z=1,2,3&names=a+b,%EA%B0%80,c&T&bad=%ZZ&&?y=1")
+    [('z', '1,2,3'), ('names', 'a b,가,c'), ('T', ''), ('bad', None), ('?y', '1')]
+    """
+    pairs = []
+    for field in text.split("&"):
+        if len(pairs) > FIELDS_MAX:
+            break
+        if not field:
+            continue
+        raw_key, _, raw_value = field.partition("=")
+        key = _decode(raw_key)
+        pairs.append((raw_key if key is None else key, None if key is None else _decode(raw_value)))
+    return pairs
+
+
 def parse_link(pairs, lang="en"):
     """The state a link describes, from its (key, value) pairs in order: (state, refused keys).
 
@@ -64,10 +101,11 @@ def parse_link(pairs, lang="en"):
         if key not in refused:
             refused.append(key)
 
+    too_many = len(pairs) > FIELDS_MAX
     for key, value in pairs:
         if key.startswith("bokeh-"):
             continue
-        if key in KEYS and key not in given and key not in refused:
+        if not too_many and value is not None and key in KEYS and key not in given and key not in refused:
             given[key] = value
         else:
             refuse(key)
@@ -79,17 +117,20 @@ def parse_link(pairs, lang="en"):
                 values[key] = _parse(key, given[key])
             except ValueError:
                 refuse(key)
-    if "z" in values and "names" in values and len(values["z"]) != len(values["names"]):
-        del values["names"]
-        refuse("names")
+    counted = values.get("z", values.get("z0"))  # the class count: z's, else z0's
+    for key in ("z0", "names"):
+        if counted is not None and key in values and len(values[key]) != len(counted):
+            del values[key]
+            refuse(key)
     lang = values.get("lang", lang)
-    K = len(values.get("z") or values.get("names") or [0, 0, 0])
+    K = len(values.get("z") or values.get("z0") or values.get("names") or [0, 0, 0])
     if values.get("y", 0) >= K:
         del values["y"]
         refuse("y")
-    z = values.get("z", default_logits(K))
+    initial = values.get("z0", values.get("z", default_logits(K)))
+    z = values.get("z", initial)
     state = {
-        "z": z, "initial": list(z), "names": values.get("names", default_class_names(lang, K)),
+        "z": z, "initial": list(initial), "names": values.get("names", default_class_names(lang, K)),
         "T": values.get("T", 1.0), "y": values.get("y", 0), "eps": values.get("eps", 0.0),
         "units": values.get("units", "nats"), "lang": lang, "theme": values.get("theme", "light"),
         "lecture": values.get("lecture", False),

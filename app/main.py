@@ -2,10 +2,13 @@
 
     panel serve app/main.py --warm --args --lang ko
 
-The query sets the lesson (?z=-1,3,0.5&T=0.5&y=2, see app/link.py). `--args` takes `--lang en|ko`, the
-language when the query names none. Bad `--args` stop the server at start with one line (that needs
-`--warm`, which runs this script once before serving; `softmax-explainer serve` adds it); without `--warm`
-a visitor gets the same one line on the page instead of a dead session.
+The query sets the lesson (?z=-1,3,0.5&T=0.5&y=2, see app/link.py); the app reads it itself, and Panel's
+`Location` (which parses every query and broke the session on some, e.g. ?y=%C2%B2) is left out.
+app/server.py `install` sets the serving rules (no `bokeh-*` keys from links, bounded work, one-line logs).
+
+`--args` takes `--lang en|ko`, the language when the query names none. Bad `--args` stop the server at
+start with one line (that needs `--warm`, which runs this script once before serving; `softmax-explainer
+serve` adds it); without `--warm` a visitor gets the same one line on the page instead of a dead session.
 """
 
 import sys
@@ -14,6 +17,9 @@ import panel as pn
 
 from app.explainer import session_explainer, visitor_path
 from app.serve_args import UsageError, parse_serve_args
+from app.server import install
+
+install()
 
 try:
     options = parse_serve_args(sys.argv[1:])
@@ -22,6 +28,6 @@ except UsageError as e:
     if visitor_path() is None:  # --warm: before anyone is served
         print(line, file=sys.stderr)
         raise SystemExit(e.code) from None
-    pn.pane.Str(line).servable(title="softmax-explainer")
+    pn.pane.Str(line).servable(title="softmax-explainer", location=False)
 else:
-    session_explainer(options.lang).servable()
+    session_explainer(options.lang).servable(location=False)

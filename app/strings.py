@@ -86,6 +86,9 @@ TEXT = {
         "link_bad": "The link held values that could not be used ({keys}); their defaults are shown.",
         "link_copied": "Link copied: {url}",
         "link_shown": "Copy this link: {url}",
+        "connection_lost": "The connection to the server is lost: every change still works here and stays in this "
+                           "page.",
+        "connection_back": 'The server is back: <a href="{url}">reconnect with this lesson</a>.',
     },
     "ko": {
         "title": "손으로 움직여 보는 소프트맥스와 교차 엔트로피",
@@ -168,6 +171,9 @@ TEXT = {
         "link_bad": "링크의 일부 값({keys})을 쓸 수 없어 기본값으로 보여 줍니다.",
         "link_copied": "링크를 복사했습니다: {url}",
         "link_shown": "이 링크를 복사해 주세요: {url}",
+        "connection_lost": "서버와의 연결이 끊겼습니다. 모든 변경은 이 페이지에서 그대로 작동하고 "
+                           "이 페이지에 남습니다.",
+        "connection_back": '서버가 돌아왔습니다: <a href="{url}">이 수업 상태로 다시 연결하기</a>.',
     },
 }
 LANGS = tuple(TEXT)

@@ -1,8 +1,11 @@
 // Browser glue: every gesture becomes a named action on the lesson's state, and every state becomes a frame.
 // One CustomJS runs this bundle for every trigger (app/document.py); `trigger_of` names what fired it and an
-// unknown trigger is an error. The lesson lives in one model (`lesson.state`): a finished gesture writes it
-// once (one message to Python when served); during a drag or a slide the page draws live frames from an
-// unwritten state. Every model the page draws into is syncable=False, so nothing else travels.
+// unknown trigger is an error. The lesson lives in one model (`lesson.state`), the page's own: a finished
+// gesture writes it once; during a drag or a slide the page draws live frames from an unwritten state.
+// Python hears of a lesson only through `wire.text`, the lesson as JSON text, written once per commit (one
+// message when served) and written by Python to send one back. Text is all that travels: a value a script
+// forges on `lesson.state` (a Date, a Symbol, a structure nested a thousand deep) is checked here and never
+// reaches the server, which could not decode it. Every other model is syncable=False.
 
 const PAGES = new WeakMap(); // per lesson model (one per document or notebook output): what the page remembers
 
@@ -10,20 +13,29 @@ function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
     page = { pointer_down: false, applied: {}, local_notice: null, ready: new WeakSet(), listening: false,
-      valid: null };
+      valid: null, sent: null, from_python: null, connection: null };
     PAGES.set(a.lesson, page);
   }
   page.a = a;
   page.index = context.index ?? page.index;
   if (page.valid === null) {
-    // The first state is the one Python built the page from: the truth, even where the page's own check
-    // would differ (it never should; the twins are tested, and this keeps a page alive if they drift).
+    // The first state is the wire's: Python built the page from it and may have changed it since (a notebook
+    // cell that ran before its output was drawn). It is the truth, even where the page's own check would
+    // differ (it never should; the twins are tested, and this keeps a page alive if they drift), and it needs
+    // no answer.
+    let first = a.lesson.state;
     try {
-      page.valid = checked(a.lesson.state, a);
+      first = JSON.parse(a.wire.text);
+    } catch {
+      // a page built without a wire text starts from its lesson model
+    }
+    try {
+      page.valid = checked(first, a);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
-      page.valid = a.lesson.state;
+      page.valid = first;
     }
+    page.sent = a.wire.text;
   }
   return page;
 }
@@ -39,25 +51,49 @@ function strings(page, s = now(page)) {
 
 // ---- writing the lesson: the page's gatekeeper, then one write -----------------------------------------
 
-/** The state s, checked by the lesson's rules (app/rules.py has the twin); a RuleError when it breaks one. */
+/** The state s, checked by the lesson's rules (app/rules.py has the twin), as a new plain object; a RuleError
+ * when it breaks one. Total: whatever a script put there (a Symbol, a sparse array, a Proxy or getter that
+ * throws, a toPrimitive that throws), the answer is a checked state or a RuleError. */
 function checked(s, a) {
+  try {
+    return checked_state(s, a);
+  } catch (e) {
+    if (e instanceof RuleError) throw e;
+    throw new RuleError("refused", "an unreadable value");
+  }
+}
+
+// A list as plain values: holes read as undefined (which the rules refuse), a list longer than any lesson
+// holds is refused before it is read.
+function dense(value, rules) {
+  if (!Array.isArray(value)) return value;
+  if (value.length > rules.K[1]) throw new RuleError("class_count", "too many entries");
+  return Array.from({ length: value.length }, (_, k) => value[k]);
+}
+
+function checked_state(s, a) {
   const { rules } = a;
   const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
   if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
-  const z = rule_logits(s.z, rules);
-  const initial = rule_logits(s.initial, rules);
-  const names = clean_names(s.names, rules);
+  const z = rule_logits(dense(s.z, rules), rules);
+  const initial = rule_logits(dense(s.initial, rules), rules);
+  const names = clean_names(dense(s.names, rules), rules);
   if (initial.length !== z.length || names.length !== z.length) throw new RuleError("class_count", "counts differ");
   const y = s.y;
-  if (!Number.isInteger(y) || y < 0 || y >= z.length) throw new RuleError("not_number", `true class ${y}`);
+  if (!Number.isInteger(y) || y < 0 || y >= z.length) throw new RuleError("not_number", "the true class");
   const T = rule_within(s.T, rules.T, "T_range");
   const eps = rule_within(s.eps, rules.eps, "eps_range");
   const choices = { ...rules.choices, lang: Object.keys(a.strings) };
+  const chosen = {};
   for (const [key, allowed] of Object.entries(choices)) {
-    if (!allowed.includes(s[key])) throw new RuleError("refused", `${key} ${s[key]}`);
+    const value = s[key];
+    if (typeof value !== "string" || !allowed.includes(value)) throw new RuleError("refused", key);
+    chosen[key] = value;
   }
-  if (typeof s.lecture !== "boolean") throw new RuleError("refused", "lecture");
-  return { ...s, z, initial, names, y, T, eps, notice: rule_notice(s.notice, rules) };
+  const lecture = s.lecture;
+  if (typeof lecture !== "boolean") throw new RuleError("refused", "lecture");
+  const fields = { z, initial, names, T, y, eps, ...chosen, lecture, notice: rule_notice(s.notice, rules) };
+  return Object.fromEntries(rules.state_keys.map((key) => [key, fields[key]])); // Python's key order
 }
 
 /** Write the next state if the rules allow it, else keep the lesson and say why (a notice, a redraw). */
@@ -71,12 +107,31 @@ function commit(page, next) {
     return;
   }
   page.local_notice = null;
-  if (JSON.stringify(s) === JSON.stringify(page.a.lesson.state)) {
+  send(page, s);
+  if (same_json(s, page.a.lesson.state)) {
     draw(page, s);
   } else {
-    page.valid = s; // the next gesture builds on it even before the "state" trigger has drawn it
+    page.valid = s; // the next gesture builds on it, and the "state" trigger knows it as the page's own
     page.a.lesson.state = s;
   }
+}
+
+// Whether the model already holds s: then writing it again fires nothing, and the page draws it itself. What
+// a script left there may not even have a JSON form (a BigInt), and then it is not s.
+function same_json(s, held) {
+  try {
+    return JSON.stringify(s) === JSON.stringify(held);
+  } catch {
+    return false;
+  }
+}
+
+/** Tell Python (when served, or in a notebook) of a checked state: its JSON text on the wire, once. */
+function send(page, s) {
+  const text = JSON.stringify(s);
+  if (text === page.a.wire.text) return;
+  page.sent = text;
+  page.a.wire.text = text;
 }
 
 /** A gesture the rules refuse: the lesson stays as it was, drawn again (controls included), with a notice. */
@@ -142,7 +197,7 @@ function draw(page, s, { live = false, notice = null } = {}) {
     if (key === "gap" || key === "sigmoid") set_if_changed(a.divs[key], { visible: html !== "" });
   }
   const key = notice ?? page.local_notice ?? s.notice;
-  show(page, a.notice, notice_html({ ...s, notice: key }, t, a.rules.fields));
+  show(page, a.notice, notice_html({ ...s, notice: key }, t, a.rules.fields) + connection_html(page, s, t));
   if (!live) draw_look(page, s);
   draw_axes(page, s, f);
   draw_inputs(page, s, t);
@@ -298,6 +353,33 @@ function write_link(page, s) {
   }
 }
 
+// ---- the server: lost and back ---------------------------------------------------------------------------
+
+// A served page whose server goes away keeps working (every frame is computed here) and says so; once the
+// server answers again it offers the way back: the page's own link, which holds the whole lesson.
+const POLL_MS = 2000;
+
+function lost(page) {
+  if (page.a.mode !== "served" || page.connection) return;
+  page.connection = "lost";
+  draw(page, now(page));
+  // HEAD: any answer at all (Tornado's 405 included) means the server is back, and it opens no session.
+  const poll = () => fetch(page.a.app_url || location.href, { method: "HEAD", mode: "no-cors", cache: "no-store" })
+    .then(() => {
+      page.connection = "back";
+      draw(page, now(page));
+    }, () => setTimeout(poll, POLL_MS));
+  setTimeout(poll, POLL_MS);
+}
+
+function connection_html(page, s, t) {
+  if (!page.connection) return "";
+  const { a } = page;
+  const link = link_of(s, a.strings);
+  const url = location.pathname === a.app_path ? `?${link}` : `${a.app_url}?${link}`;
+  return `<div class="connection">${fill(t[`connection_${page.connection}`], { url: escape_html(url) })}</div>`;
+}
+
 // ---- the triggers ----------------------------------------------------------------------------------------
 
 // Where a point may be dragged: inside the plot frame, and never past ±limit.
@@ -354,17 +436,39 @@ const TRIGGERS = {
   // The lesson changed: a commit of this page, Python, or a script. A lesson that breaks the rules is never
   // drawn: the last valid one goes back, with a notice (when served, Python refuses it too).
   state(page) {
+    const held = page.a.lesson.state;
+    if (held === page.valid) { // this page's own commit
+      draw(page, held);
+      return;
+    }
     page.local_notice = null;
     let s;
     try {
-      s = checked(page.a.lesson.state, page.a);
+      s = checked(held, page.a);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
-      if (page.valid) page.a.lesson.state = { ...page.valid, notice: "refused" };
+      if (page.valid) commit(page, { ...page.valid, notice: "refused" });
       return;
     }
     page.valid = s;
+    // What Python sent needs no answer unless the page's rules changed it (they never should: twins).
+    if (held !== page.from_python || JSON.stringify(s) !== JSON.stringify(held)) send(page, s);
     draw(page, s);
+  },
+  // Python sent a lesson (a notebook cell, a refusal put back). The page's own text comes back here too.
+  wire(page) {
+    const text = page.a.wire.text;
+    if (text === page.sent) return;
+    page.sent = text;
+    try {
+      page.from_python = JSON.parse(text);
+    } catch {
+      return;
+    }
+    page.a.lesson.state = page.from_python;
+  },
+  connection_lost(page) {
+    lost(page);
   },
   layout(page) {
     ready(page);
@@ -498,7 +602,8 @@ function ready(page) {
   }
   if (!page.drawn) { // the first layout; later ones (a resize) need no new frame, Bokeh redraws the figures
     page.drawn = true;
-    TRIGGERS.state(page);
+    if (same_json(page.valid, a.lesson.state)) draw(page, page.valid);
+    else a.lesson.state = page.valid; // the "state" trigger draws it, as the page's own
   }
   if (inputs) inputs.el.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
 }
@@ -531,8 +636,7 @@ function on_input_change(page, ev) {
 function read_link(page) {
   const text = location.hash.replace(/^#/, "");
   if (!text) return;
-  const pairs = Array.from(new URLSearchParams(text).entries());
-  const [s] = parse_link(pairs, now(page).lang, page.a.rules, page.a.strings);
+  const [s] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
   page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
   commit(page, s);
 }
@@ -576,10 +680,13 @@ function download_png(page) {
   });
 }
 
-// One callback serves every trigger, told apart by what fired it: a model whose property changed, or an
-// event (pan, tap, a button's click) with the model it came from.
-function trigger_of(a, obj) {
+// One callback serves every trigger, told apart by what fired it: a model whose property changed, an event
+// (pan, tap, a button's click) with the model it came from, or a document event (the document, and the event
+// as `data`).
+function trigger_of(a, obj, data) {
   if (obj === a.lesson) return "state";
+  if (obj === a.wire) return "wire";
+  if (data?.event_name === "connection_lost") return "connection_lost";
   if (obj === a.sources.logits) return "logits";
   if (obj === a.figs.logit) return "layout";
   const origin = obj.event_name === "button_click" ? obj.origin : obj;
@@ -590,5 +697,5 @@ function trigger_of(a, obj) {
 
 export default (args, obj, data, context) => {
   const page = page_of(args, context);
-  TRIGGERS[trigger_of(args, obj)](page, obj);
+  TRIGGERS[trigger_of(args, obj, data)](page, obj);
 };

@@ -21,11 +21,12 @@ nbclient = pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "examples" / "notebook.ipynb"
 EXEC_MIME = "application/vnd.holoviews_exec.v0+json"
-CONTRACT = {"logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset", "lesson"}
+CONTRACT = {"logits", "probs", "neg_grad", "settings", "temperature", "true_class", "add_one", "reset", "lesson",
+            "wire"}
 
 # Appended to the test's copy only: the kernel's copy of the page's lesson follows `lesson.T = 2.0`. (That
 # the page in a real JupyterLab follows too is tests/browser/test_jupyterlab.py's job.)
-PROBE = 'print("shown T =", explainer.document_lesson.state["T"])'
+PROBE = 'print("shown T =", explainer.page_state["T"])'
 
 
 def _kernel_or_skip():

@@ -103,6 +103,11 @@ def free_port():
         return s.getsockname()[1]
 
 
+# Bokeh's and Panel's loggers do not propagate to the root logger: a handler there alone sees none of their
+# tracebacks.
+LOGGERS = ("", "bokeh", "panel", "tornado")
+
+
 class Records(logging.Handler):
     """Every log record the in-process server writes, to check that none holds a traceback."""
 
@@ -124,9 +129,12 @@ def served():
     import panel as pn
 
     from app.explainer import session_explainer
+    from app.server import install
 
+    install()
     sessions, records = [], Records()
-    logging.getLogger().addHandler(records)
+    for logger in LOGGERS:
+        logging.getLogger(logger).addHandler(records)
 
     def app():
         explainer = session_explainer()
@@ -135,13 +143,14 @@ def served():
 
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True,
-                      websocket_origin=[f"127.0.0.1:{port}"])
+                      websocket_origin=[f"127.0.0.1:{port}"], location=False)
     url = f"http://127.0.0.1:{port}/main"
     wait_serving(url)
     sessions.clear()  # the readiness request opened a session of its own
     yield url, sessions, records
     server.stop()
-    logging.getLogger().removeHandler(records)
+    for logger in LOGGERS:
+        logging.getLogger(logger).removeHandler(records)
 
 
 @pytest.fixture(scope="session")

@@ -175,7 +175,7 @@ def test_a_link_opens_exactly_its_lesson_and_copy_link_round_trips(open_page):
     link = url.split("?" if p.mode == "served" else "#", 1)[1]
     copied = lp.state(p.pg)
     again = open_page(link)
-    assert lp.state(again.pg) == {**copied, "initial": copied["z"], "notice": ""}
+    assert lp.state(again.pg) == {**copied, "notice": ""}  # the initial logits too (z0)
     table = lp.html(again.pg, "readout-probs")
     assert "<b>" not in table and "&lt;b&gt;wasp&lt;/b&gt;" in table
 
@@ -192,6 +192,8 @@ def test_a_malformed_link_opens_the_default_lesson_with_a_notice(open_page, link
     expected = dict(DEFAULT)
     if link in ("z=1,2&names=a,b,c", "y=2&z=1,2"):  # the logits are fine; the rest falls back
         expected.update(z=[1.0, 2.0], initial=[1.0, 2.0], names=["cat", "dog"])
+    if link in ("z=1,2,3&y=" + "1" * 4301, "z=1,2,3&z0=1,2"):
+        expected.update(z=[1.0, 2.0, 3.0], initial=[1.0, 2.0, 3.0])
     assert {k: v for k, v in s.items() if k != "notice"} == expected, (link, s)
     notice = lp.text(p.pg, "notice")
     assert notice.startswith("The link held values that could not be used"), notice

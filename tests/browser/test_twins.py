@@ -7,7 +7,6 @@ The actions, the link parser and the name rules are compared the same way.
 """
 
 import math
-from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
@@ -194,8 +193,14 @@ MALFORMED = [
     "names=a,b,c,d,e,f,g,h,i,j,k", "eps=0.6", "eps=-0.1", "eps=x", "units=joules", "lang=fr", "theme=blue",
     "lecture=yes", "lecture=2", "q=1", "z=1,2,3&z=4,5,6", "T=2&T=3", "%3Cscript%3E=1", "z=1,2&names=a,b,c",
     "y=2&z=1,2", "=1", "z", "T=1&&&y=0&unknown",
+    # Links that broke a served session in Panel's own query parser, before the app's parser ran, or that the
+    # two parsers read differently (issue 13): non-ASCII digits, a value past Python's 4,300-digit int limit,
+    # a leading "?", undecodable escapes, more fields than any lesson has (Tornado refused 1,000 with a 400).
+    "y=%C2%B2", "T=%E2%91%A0", "z=1,2,3&y=" + "1" * 4301, "?z=1,2,3", "z=%ZZ,1,2", "names=%FF,b,c", "%FF=1",
+    "&".join(f"f{i}=1" for i in range(1200)), "z=1,2,3&" + "&".join(["T=2"] * 70), "z=1,2,3&z0=1,2",
 ]
-VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=2,1,0.1", "names=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b,c", "lang=ko",
+VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=1,2,3&z0=0,0,0", "z0=1,2,3&names=a,b,c", "z0=1,2", "T=1&&&&&&&&y=0",
+         "z=2,1,0.1", "names=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b,c", "lang=ko",
          "lang=ko&names=x,y", "z=1,2&names=a,b&y=1&eps=0.1&units=bits&theme=dark&lecture=1", "", "T=100",
          "T=0.01&z=100,-100", "bokeh-absolute-url=x&T=2", "z=%2B1,.5,5.&T=1E-1", "names=a,b"]
 
@@ -203,22 +208,22 @@ VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=2,1,0.1", "names=%3Cimg%20src%3Dx%20onerror%
 def test_link_twins_parse_alike(js):
     texts = MALFORMED + VALID
     got = js.evaluate("([texts, rules, strings]) => texts.map((t) => "
-                      "twin.parse_link(Array.from(new URLSearchParams(t).entries()), 'en', rules, strings))",
+                      "twin.parse_link(twin.link_pairs(t), 'en', rules, strings))",
                       [texts, rules.rules_data(), TEXT])
     for text, js_out in zip(texts, got, strict=True):
-        state, refused = link.parse_link(parse_qsl(text, keep_blank_values=True))
+        state, refused = link.parse_link(link.link_pairs(text))
         assert [state, refused] == js_out, text
         assert (text in MALFORMED) == bool(refused), (text, refused)
     assert len(MALFORMED) >= 40
 
 
 def test_link_of_round_trips(js):
-    states = STATES[::5]
+    states = STATES[::5] + [{**STATES[0], "initial": [0.0, -1.0, 7.5]}]  # z0: where a reset returns
     got = js.evaluate("([states, strings]) => states.map((s) => twin.link_of(s, strings))", [states, TEXT])
     for s, text in zip(states, got, strict=True):
-        back, refused = link.parse_link(parse_qsl(text, keep_blank_values=True))
+        back, refused = link.parse_link(link.link_pairs(text))
         assert refused == [], text
-        assert {**back, "notice": s["notice"]} == {**s, "initial": back["initial"]}, text
+        assert {**back, "notice": s["notice"]} == s, text
 
 
 NAMES = ["cat", " cat ", "", " ", "\u200b", "a\u202eb", "a\u2066b", "a\u0007", "a\nb", "x" * 40, "x" * 41, "ｃａｔ",
