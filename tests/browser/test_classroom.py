@@ -16,7 +16,7 @@ import core
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
 from tests.browser.test_lesson import assert_consistent
-from tests.browser.test_twins import MALFORMED
+from tests.twin_cases import MALFORMED
 
 WIDTHS = [(375, 667), (720, 900), (1024, 768), (1440, 900)]
 

@@ -1,0 +1,100 @@
+"""Write tests/js/fixtures/twins.json: the shared cases with the Python twins' answers, for `node --test`.
+
+    python tests/js/make_twins.py
+
+tests/js/twins.test.mjs checks the JavaScript twins against it: static/softmax.mjs against core/ on
+tests/parity_cases.py (to 1e-12 relative), static/actions.mjs against app/actions.py and static/link.mjs against
+app/link.py on tests/twin_cases.py (exactly). tests/test_js_twins.py checks that the file is what this script
+writes, so rerun it after changing a twin or a case. Numbers JSON cannot hold are written as "inf", "-inf" and
+"nan".
+"""
+
+import json
+import math
+import platform
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+import numpy as np  # noqa: E402
+
+import core  # noqa: E402
+from app import actions, link, rules  # noqa: E402
+from app.bundle import FILES  # noqa: E402
+from app.strings import TEXT  # noqa: E402
+from tests.parity_cases import cases  # noqa: E402
+from tests.twin_cases import MALFORMED, STATES, VALID, base_state  # noqa: E402
+
+OUT = HERE / "fixtures" / "twins.json"
+
+
+def plain(value):
+    """Floats JSON can hold, and "inf", "-inf", "nan" for the rest; arrays as lists."""
+    if isinstance(value, np.ndarray):
+        return plain(value.tolist())
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, float | np.floating) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return float(value) if isinstance(value, np.floating) else value
+
+
+def core_truth(z, T, y, eps):
+    """What core/ says for one case: the functions the page's twin has, and the KL's scale of its terms (KL
+    near 0 cancels twice, so a last-bit difference between two correct log()s scales with them)."""
+    z = np.asarray(z)
+    p = core.softmax(z, T=T)
+    q = core.softmax(z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(q > 0, q * (np.abs(np.log(q)) + np.abs(np.log(p))), 0.0)
+    return {
+        "softmax": p, "log_softmax": core.log_softmax(z, T=T), "logsumexp": [core.logsumexp(z)],
+        "cross_entropy": [core.cross_entropy(z, y, T=T, label_smoothing=eps)],
+        "grad_logits": core.grad_logits(z, y, T=T, label_smoothing=eps),
+        "entropy": [core.entropy(p), core.entropy(p, base=2)], "kl": [core.kl_divergence(q, p)],
+        "jacobian": core.softmax_jacobian(z, T=T).ravel(),
+        "smoothing": [core.label_smoothing_floor(len(z), eps), core.label_smoothing_optimal_gap(len(z), eps),
+                      core.uniform_loss(len(z))],
+        "kl_scale": float(terms[np.isfinite(terms)].sum()),
+    }
+
+
+def action_answers(s):
+    out = {"add_one": actions.add_one(s), "reset": actions.reset(s), "add_class": actions.add_class(s),
+           "remove_class": actions.remove_class(s),
+           "set_lang": actions.set_lang(s, "ko" if s["lang"] == "en" else "en")}
+    out.update({f"preset_{p}": actions.preset(s, p) for p in actions.PRESETS})
+    return out
+
+
+def build():
+    near_limit = [base_state([99.5, 0.0, -3.0]), base_state(actions.TEN), base_state([1.0, 2.0], y=1),
+                  base_state(actions.TEN[:9], names=TEXT["en"]["class_names"][1:10])]
+    action_states = near_limit + STATES[::7]
+    links = []
+    for text in MALFORMED + VALID:
+        pairs = link.link_pairs(text)
+        state, refused = link.parse_link(pairs)
+        links.append({"text": text, "pairs": pairs, "state": state, "refused": refused,
+                      "malformed": text in MALFORMED})
+    round_trips = STATES[::5] + [{**STATES[0], "initial": [0.0, -1.0, 7.5]}]
+    fixture = {
+        "produced_by": "tests/js/make_twins.py",
+        "python": platform.python_version(), "numpy": np.__version__,
+        "bundle_files": list(FILES),
+        "rules": rules.rules_data(), "strings": TEXT,
+        "core": [{"case": list(c), "truth": core_truth(*c)} for c in cases()],
+        "actions": [{"state": s, "answers": action_answers(s)} for s in action_states],
+        "links": links,
+        "round_trips": round_trips,
+    }
+    return json.dumps(plain(fixture), ensure_ascii=False, indent=0) + "\n"
+
+
+if __name__ == "__main__":
+    OUT.write_text(build(), encoding="utf-8")
+    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

@@ -1,0 +1,83 @@
+// The JavaScript twins against the Python ones, on the shared cases: `node --test tests/js/`.
+// The fixture (tests/js/fixtures/twins.json, written by tests/js/make_twins.py; tests/test_js_twins.py passes a
+// fresh one in TWINS_FIXTURE) holds each case with Python's answer. The twins are the page's own bundle: the
+// static/ files joined in app/bundle.py's order, as the page runs them (they share one scope).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const path = process.env.TWINS_FIXTURE ?? new URL("./fixtures/twins.json", import.meta.url);
+const fixture = JSON.parse(readFileSync(path, "utf-8"));
+const source = fixture.bundle_files
+  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
+const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+const { rules, strings } = fixture;
+
+const NUMBER = { inf: Infinity, "-inf": -Infinity, nan: NaN };
+const decode = (v) => (Array.isArray(v) ? v.map(decode) : Object.hasOwn(NUMBER, v) ? NUMBER[v] : v);
+
+// 1e-12 relative per entry, plus 1e-15 of the vector's largest entry (or of `scale`): (p − y)/T cancels when
+// p ≈ y, and a last-bit difference between two correct exp() implementations then dominates a near-zero entry.
+function close(got, want, scale = null) {
+  const finite = want.filter((w) => Number.isFinite(w));
+  const s = scale ?? finite.reduce((m, w) => Math.max(m, Math.abs(w)), 0);
+  return got.length === want.length && want.every((w, k) => (Number.isFinite(w) ? Math.abs(got[k] - w)
+    <= 1e-12 * Math.abs(w) + 1e-15 * s : Object.is(got[k], w)));
+}
+
+test("the core twin equals core/ on every case of tests/parity_cases.py", () => {
+  assert.ok(fixture.core.length >= 200);
+  for (const { case: raw, truth } of fixture.core) {
+    const [z, T, y, eps] = [decode(raw[0]), ...raw.slice(1)];
+    const p = twin.softmax(z, T);
+    const got = {
+      softmax: p, log_softmax: twin.log_softmax(z, T), logsumexp: [twin.logsumexp(z)],
+      cross_entropy: [twin.cross_entropy(z, y, T, eps)], grad_logits: twin.grad_logits(z, y, T, eps),
+      entropy: [twin.entropy(p), twin.entropy(p, 2)], kl: [twin.kl_divergence(twin.softmax(z, 1), p)],
+      jacobian: twin.softmax_jacobian(z, T).flat(),
+      smoothing: [twin.label_smoothing_floor(z.length, eps), twin.label_smoothing_optimal_gap(z.length, eps),
+        twin.uniform_loss(z.length)],
+    };
+    for (const [name, values] of Object.entries(got)) {
+      const want = decode(truth[name]);
+      assert.ok(close(values, want, name === "kl" ? truth.kl_scale : null),
+        `${JSON.stringify(raw)} ${name}: js ${values} python ${want}`);
+    }
+  }
+});
+
+test("every action does what app/actions.py does, at every limit", () => {
+  for (const { state: s, answers } of fixture.actions) {
+    const got = {
+      add_one: twin.add_one(s, rules), reset: twin.reset(s), add_class: twin.add_class(s, rules, strings),
+      remove_class: twin.remove_class(s, rules), set_lang: twin.set_lang(s, s.lang === "en" ? "ko" : "en", strings),
+      ...Object.fromEntries(twin.PRESETS.map((p) => [`preset_${p}`, twin.preset(s, p, strings)])),
+    };
+    assert.deepEqual(got, answers, JSON.stringify(s));
+  }
+  const [at_limit, ten, two, nine] = fixture.actions.map((a) => a.answers);
+  assert.equal(at_limit.add_one.notice, "at_limit");
+  assert.equal(ten.add_class.notice, "max_classes");
+  assert.equal(two.remove_class.notice, "min_classes");
+  assert.equal(nine.add_class.names.at(-1), "cat"); // the one default name no class uses
+});
+
+test("both link parsers read every link alike, and every malformed one is refused with a notice", () => {
+  assert.ok(fixture.links.filter((l) => l.malformed).length >= 40);
+  for (const { text, pairs, state, refused, malformed } of fixture.links) {
+    const got_pairs = twin.link_pairs(text);
+    assert.deepEqual(got_pairs, pairs, text);
+    assert.deepEqual(twin.parse_link(got_pairs, "en", rules, strings), [state, refused], text);
+    assert.equal(refused.length > 0, malformed, text);
+  }
+});
+
+test("a copied link opens exactly its lesson", () => {
+  for (const s of fixture.round_trips) {
+    const text = twin.link_of(s, strings);
+    const [back, refused] = twin.parse_link(twin.link_pairs(text), "en", rules, strings);
+    assert.deepEqual(refused, [], text);
+    const plain = (v) => JSON.parse(JSON.stringify(v)); // −0 and 0 are one logit (String(−0) is "0")
+    assert.deepEqual(plain({ ...back, notice: s.notice }), plain(s), text);
+  }
+});

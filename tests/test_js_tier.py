@@ -1,0 +1,53 @@
+"""The pure JavaScript twins under `node --test` (tests/js/), on JSON fixtures that Python writes.
+
+The fixtures in tests/js/fixtures/ let `node --test tests/js/` run on its own; here each is first checked to be
+what its script writes today (a changed twin or case needs the script rerun), then node runs on fresh copies.
+"""
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = {"rules.json": ("make_fixture.py", "RULES_FIXTURE"), "twins.json": ("make_twins.py", "TWINS_FIXTURE")}
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def fresh():
+    """{fixture file: the text its script writes now}."""
+    return {name: load(ROOT / "tests" / "js" / script).build() for name, (script, _) in FIXTURES.items()}
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_each_fixture_is_what_its_script_writes(fresh, name):
+    stored = (ROOT / "tests" / "js" / "fixtures" / name).read_text(encoding="utf-8")
+    assert fresh[name] == stored, f"rerun python tests/js/{FIXTURES[name][0]}"
+
+
+def test_the_javascript_twins_agree_with_python(fresh, tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but node is missing")
+        pytest.skip("node is missing")
+    env = dict(os.environ)
+    for name, (_, variable) in FIXTURES.items():
+        (tmp_path / name).write_text(fresh[name], encoding="utf-8")
+        env[variable] = str(tmp_path / name)
+    done = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "# fail 0" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
+    passed = re.search(r"^# pass (\d+)$", done.stdout, re.M)
+    assert passed and int(passed.group(1)) >= 9, done.stdout[-500:]  # rules.test.mjs and twins.test.mjs ran
