@@ -13,7 +13,7 @@ function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
     page = { pointer_down: false, applied: {}, local_notice: null, ready: new WeakSet(), listening: false,
-      valid: null, sent: null, from_python: null, connection: null };
+      valid: null, sent: null, from_python: null, connection: null, at_edge: false };
     PAGES.set(a.lesson, page);
   }
   page.a = a;
@@ -420,8 +420,10 @@ function commit_logits(page) {
     return;
   }
   if (z.every((v, k) => v === s.z[k])) return; // the page wrote these logits itself, from the state
-  const [lo, hi] = drag_window(page);
-  const at_edge = page.a.sources.logits.selected.indices.some((k) => z[k] === lo || z[k] === hi);
+  // Whether the drag ended at the edge is what its last frame said: by the time the gesture ends, the tool
+  // has let go of its selection, so the points cannot tell.
+  const at_edge = page.at_edge;
+  page.at_edge = false;
   commit(page, { ...s, z, notice: at_edge ? "clamped" : "" });
 }
 
@@ -475,6 +477,7 @@ const TRIGGERS = {
   },
   pan(page, ev) {
     const [z, at_edge] = dragged_z(page, ev);
+    page.at_edge = at_edge;
     draw(page, { ...page.valid, z }, { live: true, notice: at_edge ? "clamped" : "" });
   },
   panend(page) {
