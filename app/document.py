@@ -10,6 +10,7 @@ nothing and kept for them.
 import json
 import math
 from dataclasses import dataclass
+from functools import cache
 
 from bokeh.core.properties import Any, String, expr
 from bokeh.layouts import column, row
@@ -101,6 +102,7 @@ class LessonDocument:
     wire: WireModel
     notice: Div
     callback: CustomJS
+    controls: dict
 
 
 def inputs_html(s, t):
@@ -285,4 +287,13 @@ def build(s, mode="file", app_path="", app_url=""):
         controls[name].js_on_change("active", callback)
     for name in ("add_one", "reset", "add_class", "remove_class", "copy_link", "download_png"):
         controls[name].js_on_event("button_click", callback)
-    return LessonDocument(layout=layout, lesson=lesson, wire=wire, notice=notice, callback=callback)
+    return LessonDocument(layout=layout, lesson=lesson, wire=wire, notice=notice, callback=callback,
+                          controls=controls)
+
+
+@cache
+def control_names():
+    """The controls' model names, in the page's order (tests and tools read them here, never from a copy)."""
+    from .state import Lesson
+
+    return tuple(build(Lesson().state()).controls)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import core
+from app.document import control_names
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
 from tests.browser.test_lesson import assert_consistent
@@ -44,10 +45,9 @@ def open_page(request, new_page):
         assert p.errors == [] and p.dialogs == [] and p.blocked == [], (p.errors, p.dialogs, p.blocked)
 
 
-BOXES = f"""() => {{ const find = {lp.FIND};
-  const names = ['logit_figure', 'prob_figure', 'temperature', 'true_class', 'add_one', 'reset', 'label_smoothing',
-                 'units', 'preset', 'add_class', 'remove_class', 'class_names', 'lang', 'theme', 'lecture',
-                 'copy_link', 'download_png', 'logit_inputs'];
+# Everything a learner uses: the figures, every control of the app's own list, the logit inputs.
+USED = ["logit_figure", "prob_figure", *control_names(), "logit_inputs"]
+BOXES = f"""(names) => {{ const find = {lp.FIND};
   return names.map((n) => {{ const r = Bokeh.index.find_one(find(n)).el.getBoundingClientRect();
     return [n, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; }}); }}"""
 
@@ -57,7 +57,7 @@ def test_every_width_fits_without_overlap(open_page, width, height):
     p = open_page(viewport=(width, height))
     pg = p.pg
     assert pg.evaluate("() => document.documentElement.scrollWidth") <= width
-    boxes = pg.evaluate(BOXES)
+    boxes = pg.evaluate(BOXES, USED)
     for name, left, _, right, _ in boxes:
         assert -0.5 <= left and right <= width + 0.5 and right - left > 20, (name, left, right)
     for i, (a, *ra) in enumerate(boxes):
@@ -312,12 +312,10 @@ def test_names_in_a_link_show_as_text(open_page):
     assert all(math.isfinite(v) for v in lp.data(p.pg, "probs")["p"])
 
 
-FOCUSED_MODEL = f"""() => {{ const hosts = new Set(); let e = document.activeElement;
+FOCUSED_MODEL = f"""(names) => {{ const hosts = new Set(); let e = document.activeElement;
   while (e) {{ hosts.add(e); const inner = e.shadowRoot?.activeElement; if (!inner) break; e = inner; }}
   const find = {lp.FIND};
-  for (const name of ['temperature', 'true_class', 'add_one', 'reset', 'label_smoothing', 'units', 'preset',
-                      'add_class', 'remove_class', 'class_names', 'lang', 'theme', 'lecture', 'copy_link',
-                      'download_png', 'logit_inputs']) {{
+  for (const name of names) {{
     if (hosts.has(Bokeh.index.find_one(find(name)).el)) return name;
   }}
   return null; }}"""
@@ -328,9 +326,7 @@ def test_every_control_is_reachable_with_tab(open_page):
     reached = set()
     for _ in range(60):
         p.pg.keyboard.press("Tab")
-        name = p.pg.evaluate(FOCUSED_MODEL)
+        name = p.pg.evaluate(FOCUSED_MODEL, [*control_names(), "logit_inputs"])
         if name:
             reached.add(name)
-    assert reached == {"temperature", "true_class", "add_one", "reset", "label_smoothing", "units", "preset",
-                       "add_class", "remove_class", "class_names", "lang", "theme", "lecture", "copy_link",
-                       "download_png", "logit_inputs"}, reached
+    assert reached == {*control_names(), "logit_inputs"}, reached

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import core
+from app import rules
 from tests.browser import lessonpage as lp
 
 # Tokens JSON cannot carry, decoded in the page.
@@ -180,8 +181,7 @@ anything = st.recursive(
     | st.text(max_size=12),
     lambda children: st.lists(children, max_size=12) | st.dictionaries(st.text(max_size=5), children, max_size=4),
     max_leaves=20)
-state_changes = st.dictionaries(st.sampled_from(["z", "initial", "names", "T", "y", "eps", "units", "lang",
-                                                 "theme", "lecture", "notice"]), anything, min_size=1, max_size=3)
+state_changes = st.dictionaries(st.sampled_from(rules.STATE_KEYS), anything, min_size=1, max_size=3)
 model_writes = st.tuples(st.sampled_from([("logits", "data"), ("temperature", "value"), ("true_class", "value"),
                                           ("label_smoothing", "value"), ("units", "active"), ("lang", "value"),
                                           ("class_names", "value"), ("preset", "value"), ("theme", "active")]),
