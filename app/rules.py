@@ -111,11 +111,20 @@ def confusables_data():
 
 @cache
 def confusables():
-    """{source character: prototype}, from the file's groups: "prototype:sources", in base 36, the prototype's
+    """{source character: prototype}, from static/confusables.json."""
+    return decode_confusables(confusables_data()["map"])
+
+
+def decode_confusables(groups):
+    """{source character: prototype} from the file's groups: "prototype:sources", in base 36, the prototype's
     code points joined by ".", each source the difference from the previous one's code point (the first from
-    0), joined by "," (tests/reference/make_confusables.py tells why)."""
+    0), joined by "," (tests/reference/make_confusables.py tells why).
+
+    >>> decode_confusables(["33:qn,3j"])  # "o" (U+006F) for Greek ο (U+03BF) and Cyrillic о (U+03BF + 127)
+    {'ο': 'o', 'о': 'o'}
+    """
     table = {}
-    for group in confusables_data()["map"]:
+    for group in groups:
         proto, sources = group.split(":")
         proto, o = "".join(chr(int(p, 36)) for p in proto.split(".")), 0
         for delta in sources.split(","):

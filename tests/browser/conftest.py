@@ -185,3 +185,18 @@ def page(request, new_page):
     assert p.dialogs == [], p.dialogs
     if p.session:
         lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
+
+
+@pytest.fixture
+def served_page(request, new_page):
+    """A page of the in-process server with its session's explainer and lesson, and where the log stood."""
+    from tests.browser import lessonpage as lp
+
+    url, sessions, records = request.getfixturevalue("served")
+    p = new_page()
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    p.explainer, p.records, p.first = sessions[-1], records, len(records.records)
+    p.lesson = p.explainer.lesson
+    yield p
+    assert p.dialogs == [], p.dialogs

