@@ -163,7 +163,7 @@ def exported(tmp_path_factory):
 
 
 @pytest.fixture(params=["served", "exported"])
-def page(request, new_page):
+def page(request, new_page, capfd):
     """A fresh page of the explainer, served and exported; the exported one runs with every non-file request
     refused. Afterwards: no console error, no request to the network, no dialog, and (served) the Python
     lesson equals the page's."""
@@ -185,10 +185,11 @@ def page(request, new_page):
     assert p.dialogs == [], p.dialogs
     if p.session:
         lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
+    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
 
 
 @pytest.fixture
-def served_page(request, new_page):
+def served_page(request, new_page, capfd):
     """A page of the in-process server with its session's explainer and lesson, and where the log stood."""
     from tests.browser import lessonpage as lp
 
@@ -200,3 +201,4 @@ def served_page(request, new_page):
     p.lesson = p.explainer.lesson
     yield p
     assert p.dialogs == [], p.dialogs
+    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
