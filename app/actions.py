@@ -5,17 +5,12 @@ in the page do the same thing, the limits included: an action that cannot be don
 was and says why in `notice` (a key of the string table); one that can clears the notice.
 """
 
+from .fields import TEN, default_logits
 from .rules import K_BOUNDS, LOGIT_LIMIT, name_key
 from .strings import TEXT, default_class_names
 
-# Where a scenario's logits start: the seed's cat, dog, bird first, then seven more with distinct values.
-TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
+__all__ = ["TEN", "PRESETS", "default_logits", "add_one", "reset", "add_class", "remove_class", "preset", "set_lang"]
 PRESETS = ("seed", "two", "ten", "uniform")
-
-
-def default_logits(K):
-    """The starting logits for K classes: the first K of TEN (the seed's 2, 1, 0.1 for K = 3)."""
-    return TEN[:K]
 
 
 def add_one(s):

@@ -15,43 +15,41 @@ Panel never parses it.
 import re
 from urllib.parse import unquote_to_bytes
 
-from . import rules
-from .actions import default_logits
-from .strings import LANGS, default_class_names
+from . import fields, rules
 
-KEYS = ("z", "z0", "T", "y", "names", "eps", "units", "lang", "theme", "lecture")
+# The fields a link carries, by their link key, in the order of app/fields.py's table.
+LINKED = {f.link: f for f in fields.FIELDS if f.link}
+KEYS = tuple(LINKED)
 INDEX = re.compile(r"[0-9]{1,2}")
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 FIELDS_MAX = 64  # fields of one link: the lesson has ten keys; a longer link is refused whole
-CHOICES = {**rules.CHOICES, "lecture": ["0", "1"]}
 LONGEST = 1000  # characters of one value: ten names of 40 or ten logits fit many times over
 SHOWN_KEY = 24  # characters of a refused key that the notice repeats ...
 SHOWN_KEYS = 8  # ... and how many refused keys it names
 
 
 def _parse(key, text):
-    """One key's value from its text; ValueError when it cannot be used."""
+    """One key's value from its text, by its field's kind; ValueError when it cannot be used."""
     if len(text) > LONGEST:
         raise ValueError(f"{key} is longer than {LONGEST} characters")
-    if key in ("z", "z0"):
+    f = LINKED[key]
+    if f.kind == "logits":
         return rules.logits([rules.parse_number(v, "a logit") for v in text.split(",")])
-    if key == "names":
+    if f.kind == "names":
         return rules.clean_names(text.split(","))
-    if key == "T":
-        return rules.within(rules.parse_number(text, "T"), rules.T_BOUNDS, "T", "T_range")
-    if key == "eps":
-        return rules.within(rules.parse_number(text, "eps"), rules.EPS_BOUNDS, "eps", "eps_range")
-    if key == "y":
+    if f.kind == "real":
+        return rules.within(rules.parse_number(text, key), f.bounds, key, f.refusal)
+    if f.kind == "index":
         if not INDEX.fullmatch(text):
             raise ValueError(text)
         return int(text)
-    if key == "lang":
-        if text not in LANGS:
+    if f.kind == "flag":
+        if text not in ("0", "1"):
             raise ValueError(text)
-        return text
-    if text not in CHOICES[key]:
+        return text == "1"
+    if text not in f.choices:
         raise ValueError(text)
-    return text == "1" if key == "lecture" else text
+    return text
 
 
 def _decode(text):
@@ -127,13 +125,9 @@ def parse_link(pairs, lang="en"):
     if values.get("y", 0) >= K:
         del values["y"]
         refuse("y")
-    initial = values.get("z0", values.get("z", default_logits(K)))
-    z = values.get("z", initial)
-    state = {
-        "z": z, "initial": list(initial), "names": values.get("names", default_class_names(lang, K)),
-        "T": values.get("T", 1.0), "y": values.get("y", 0), "eps": values.get("eps", 0.0),
-        "units": values.get("units", "nats"), "lang": lang, "theme": values.get("theme", "light"),
-        "lecture": values.get("lecture", False),
-        "notice": f"link_bad:{', '.join(refused[:SHOWN_KEYS])}{', …' * (len(refused) > SHOWN_KEYS)}" if refused else "",
-    }
+    state = {**fields.default_state(lang, K), **{LINKED[key].key: value for key, value in values.items()}}
+    state["z"] = values.get("z", values.get("z0", state["z"]))  # z0 alone: the lesson starts where it returns
+    state["initial"] = list(values.get("z0", state["z"]))
+    if refused:
+        state["notice"] = f"link_bad:{', '.join(refused[:SHOWN_KEYS])}{', …' * (len(refused) > SHOWN_KEYS)}"
     return state, refused

@@ -20,10 +20,12 @@ from importlib import resources
 
 import numpy as np
 
-LOGIT_LIMIT = 100.0
-T_BOUNDS = (0.01, 100.0)
-EPS_BOUNDS = (0.0, 0.5)
-K_BOUNDS = (2, 10)
+from . import fields
+from .fields import K_BOUNDS, LOGIT_LIMIT, STATE_KEYS
+
+# The limits of the lesson's table (app/fields.py), by the names the rest of the code knows them by.
+T_BOUNDS = fields.BY_KEY["T"].bounds
+EPS_BOUNDS = fields.BY_KEY["eps"].bounds
 NAME_MAX = 40  # code points: long enough for "고양이과 동물" or "golden retriever", short enough for an axis
 # A name longer than this (in code points, as given) is refused before any character is looked at: walking a
 # 4-million-character name through the Unicode tables froze the server for seconds. NFC can turn four code
@@ -68,8 +70,7 @@ CONFUSABLES_FILE = "confusables.json"
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
           "T_lo": f"{T_BOUNDS[0]:g}", "T_hi": f"{T_BOUNDS[1]:g}", "eps_lo": f"{EPS_BOUNDS[0]:g}",
           "eps_hi": f"{EPS_BOUNDS[1]:g}"}
-CHOICES = {"units": ["nats", "bits"], "theme": ["light", "dark"]}
-STATE_KEYS = ["z", "initial", "names", "T", "y", "eps", "units", "lang", "theme", "lecture", "notice"]
+CHOICES = {key: list(fields.BY_KEY[key].choices) for key in ("units", "theme")}
 # A notice is "" or a key of the string table; these carry a detail after a colon ("link_bad:z, T").
 NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
            "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
@@ -139,8 +140,9 @@ def rules_data():
     return {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
             "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
             "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS, "choices": CHOICES,
-            "state_keys": STATE_KEYS, "notices": NOTICES, "notices_with_detail": NOTICES_WITH_DETAIL,
-            "blank": blank_ranges(), "confusables": ";".join(confusables_data()["map"])}
+            "state_keys": STATE_KEYS, "lesson_fields": fields.table(), "notices": NOTICES,
+            "notices_with_detail": NOTICES_WITH_DETAIL, "blank": blank_ranges(),
+            "confusables": ";".join(confusables_data()["map"])}
 
 
 class Refusal(ValueError):

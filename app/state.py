@@ -14,14 +14,12 @@ import numpy as np
 import param
 from param.parameterized import Parameters, Undefined
 
-from . import actions, frame, rules
-from .rules import EPS_BOUNDS, K_BOUNDS, T_BOUNDS
+from . import actions, fields, frame, rules
+from .rules import K_BOUNDS
 from .strings import LANGS, default_class_names
 
-# The state's short keys (app/rules.py STATE_KEYS, the links' keys) and the parameters they stand for.
-STATE_KEYS = dict(zip(rules.STATE_KEYS, ["logits", "initial_logits", "class_names", "T", "true_class",
-                                         "label_smoothing", "units", "lang", "theme", "lecture", "notice"],
-                      strict=True))
+# The state's short keys (the links' keys) and the parameters they stand for: app/fields.py's table.
+STATE_KEYS = {f.key: f.param for f in fields.FIELDS}
 _LESSON_PARAMS = set(STATE_KEYS.values())
 
 
@@ -133,7 +131,34 @@ class _AllOrNothingNamespace(param.parameterized._NS):
         return super().__get__(obj, objtype) if obj is None else _AllOrNothing(objtype, self=obj)
 
 
-class Lesson(param.Parameterized):
+def lesson_parameter(f):
+    """The `Lesson` parameter of a row of app/fields.py: its kind's type, with the row's default, bounds and doc."""
+    start = fields.default_state()
+    if f.kind == "logits":
+        return Logits(default=start[f.key], doc=f.doc)
+    if f.kind == "names":
+        return ClassNames(default=start[f.key], doc=f.doc)
+    if f.kind == "real":
+        return Real(default=f.default, bounds=f.bounds, refusal=f.refusal, doc=f.doc)
+    if f.kind == "index":
+        return ClassIndex(default=f.default, bounds=(0, K_BOUNDS[1] - 1), doc=f.doc)
+    if f.kind == "choice":
+        return param.Selector(default=f.default, objects=list(f.choices), doc=f.doc)
+    if f.kind == "flag":
+        return param.Boolean(default=f.default, doc=f.doc)
+    if f.kind == "notice":
+        return Notice(default=f.default, doc=f.doc)
+    raise ValueError(f"app/fields.py: field {f.key!r} has an unknown kind {f.kind!r}")
+
+
+# The lesson's parameters, one per row of the table, on a base class so that Lesson's methods can name them.
+# Named "Lesson" as param's own messages name a parameter by its class ("Lesson.units").
+_LessonFields = type(param.Parameterized)(
+    "Lesson", (param.Parameterized,),
+    {"__module__": __name__, "__qualname__": "_LessonFields", **{f.param: lesson_parameter(f) for f in fields.FIELDS}})
+
+
+class Lesson(_LessonFields):
     """One softmax / cross-entropy lesson: K named classes, their logits, a temperature, a true class and ε.
 
     Derived values (probabilities, loss, arrows, information) are methods, never stored, so they cannot go
@@ -148,25 +173,6 @@ class Lesson(param.Parameterized):
     [3.0, 2.0, 1.1]
     """
 
-    class_names = ClassNames(
-        default=["cat", "dog", "bird"],
-        doc="Class names in class order, shown as text (never as HTML); by default the language's own.")
-    initial_logits = Logits(
-        default=[2.0, 1.0, 0.1], doc="Where the logits start, and where 'back to the initial logits' returns.")
-    logits = Logits(default=[2.0, 1.0, 0.1], doc="z_k, the logit of each class; a learner drags them.")
-    T = Real(
-        default=1.0, bounds=T_BOUNDS, refusal="T_range",
-        doc="Temperature: p = softmax(z / T). T → 0 approaches argmax, large T approaches uniform.")
-    true_class = ClassIndex(
-        default=0, bounds=(0, K_BOUNDS[1] - 1), doc="Index of the true class y (the target of the cross-entropy).")
-    label_smoothing = Real(
-        default=0.0, bounds=EPS_BOUNDS, refusal="eps_range", doc="ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.")
-    units = param.Selector(default="nats", objects=rules.CHOICES["units"], doc="Unit of every information readout.")
-    lang = param.Selector(default="en", objects=list(LANGS), doc="Language of every label on screen.")
-    theme = param.Selector(default="light", objects=rules.CHOICES["theme"], doc="Light or dark colours.")
-    lecture = param.Boolean(default=False, doc="Large type and thick lines for a projector.")
-    notice = Notice(
-        default="", doc="Why the last change was refused, as a key of the string table ('' when all is well).")
     add_one = param.Event(doc="Add 1 to every logit: nothing derived changes (shift invariance).")
     reset = param.Event(doc="Put the logits back to initial_logits.")
     add_class = param.Event(doc="Add a class at the end (at most ten).")

@@ -75,25 +75,33 @@ function checked_state(s, a) {
   const { rules } = a;
   const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
   if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
-  const z = rule_logits(dense(s.z, rules), rules);
-  const initial = rule_logits(dense(s.initial, rules), rules);
-  const names = clean_names(dense(s.names, rules), rules);
-  if (initial.length !== z.length || names.length !== z.length) throw new RuleError("class_count", "counts differ");
-  const y = s.y;
-  if (!Number.isInteger(y) || y < 0 || y >= z.length) throw new RuleError("not_number", "the true class");
-  const T = rule_within(s.T, rules.T, "T_range");
-  const eps = rule_within(s.eps, rules.eps, "eps_range");
-  const choices = { ...rules.choices, lang: Object.keys(a.strings) };
-  const chosen = {};
-  for (const [key, allowed] of Object.entries(choices)) {
-    const value = s[key];
-    if (typeof value !== "string" || !allowed.includes(value)) throw new RuleError("refused", key);
-    chosen[key] = value;
+  const out = {}; // in the table's order, which is Python's
+  for (const f of rules.lesson_fields) out[f.key] = checked_field(f, s[f.key], rules);
+  const K = out.z.length;
+  if (out.initial.length !== K || out.names.length !== K) throw new RuleError("class_count", "counts differ");
+  if (out.y >= K) throw new RuleError("not_number", "the true class");
+  return out;
+}
+
+// One field of a state by its kind in the lesson's table (app/fields.py, which lists the kinds).
+function checked_field(f, value, rules) {
+  if (f.kind === "logits") return rule_logits(dense(value, rules), rules);
+  if (f.kind === "names") return clean_names(dense(value, rules), rules);
+  if (f.kind === "real") return rule_within(value, f.bounds, f.refusal);
+  if (f.kind === "notice") return rule_notice(value, rules);
+  if (f.kind === "index") {
+    if (!Number.isInteger(value) || value < 0) throw new RuleError("not_number", "a class index");
+    return value;
   }
-  const lecture = s.lecture;
-  if (typeof lecture !== "boolean") throw new RuleError("refused", "lecture");
-  const fields = { z, initial, names, T, y, eps, ...chosen, lecture, notice: rule_notice(s.notice, rules) };
-  return Object.fromEntries(rules.state_keys.map((key) => [key, fields[key]])); // Python's key order
+  if (f.kind === "choice") {
+    if (typeof value !== "string" || !f.choices.includes(value)) throw new RuleError("refused", f.key);
+    return value;
+  }
+  if (f.kind === "flag") {
+    if (typeof value !== "boolean") throw new RuleError("refused", f.key);
+    return value;
+  }
+  throw new Error(`the lesson's table has a field of an unknown kind: ${f.kind}`);
 }
 
 /** Write the next state if the rules allow it, else keep the lesson and say why (a notice, a redraw). */
@@ -344,7 +352,7 @@ function show_live(page, text) {
 // where it is the page itself, not embedded in another page); a notebook leaves the address alone.
 function write_link(page, s) {
   const { a } = page;
-  const link = link_of(s, a.strings);
+  const link = link_of(s, a.strings, a.rules);
   if (page.applied.link === link) return;
   page.applied.link = link;
   if (a.mode === "file" && page.link_ready) history.replaceState(history.state, "", `#${link}`);
@@ -375,7 +383,7 @@ function lost(page) {
 function connection_html(page, s, t) {
   if (!page.connection) return "";
   const { a } = page;
-  const link = link_of(s, a.strings);
+  const link = link_of(s, a.strings, a.rules);
   const url = location.pathname === a.app_path ? `?${link}` : `${a.app_url}?${link}`;
   return `<div class="connection">${fill(t[`connection_${page.connection}`], { url: escape_html(url) })}</div>`;
 }
@@ -577,7 +585,7 @@ function ready(page) {
     // A page opened without a link keeps its plain address until the learner changes something; one opened
     // with a link gets it back cleaned (defaults in place of what could not be used).
     if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
-      page.applied.link = link_of(now(page), a.strings);
+      page.applied.link = link_of(now(page), a.strings, a.rules);
     }
     // An exported page inside an iframe tells its course page how tall it is, whenever that changes
     // (examples/course_page.html sets the frame's height from it): a learner never scrolls inside a frame.
@@ -648,7 +656,7 @@ function read_link(page) {
 // address); a notebook has no address of its own, so it gives the keys to put after an explainer's "#".
 function copy_link(page) {
   const { a } = page;
-  const link = link_of(now(page), a.strings);
+  const link = link_of(now(page), a.strings, a.rules);
   const url = a.mode === "served" ? `${a.app_url}?${link}`
     : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
   const say = (key) => {

@@ -2,32 +2,39 @@
 // exported page reads its hash here, and "copy link" writes one. A value that cannot be used is replaced by
 // its default, and the notice names the keys that were.
 
-export const LINK_KEYS = ["z", "z0", "T", "y", "names", "eps", "units", "lang", "theme", "lecture"];
 const LINK_INDEX = /^[0-9]{1,2}$/;
 const FIELDS_MAX = 64;
 const LONGEST = 1000;
 const SHOWN_KEY = 24;
 const SHOWN_KEYS = 8;
 
-function parse_value(key, text, rules, langs) {
-  if (text.length > LONGEST) throw new RuleError("refused", `${key} is too long`);
-  if (key === "z" || key === "z0") return rule_logits(text.split(",").map(parse_number), rules);
-  if (key === "names") return clean_names(text.split(","), rules);
-  if (key === "T") return rule_within(parse_number(text), rules.T, "T_range");
-  if (key === "eps") return rule_within(parse_number(text), rules.eps, "eps_range");
-  if (key === "y") {
-    if (!LINK_INDEX.test(text)) throw new RuleError("not_number", text);
+// The fields a link carries, by their link key, in the order of the lesson's table (app/fields.py).
+function linked_fields(rules) {
+  return new Map(rules.lesson_fields.filter((f) => f.link).map((f) => [f.link, f]));
+}
+
+/** The lesson a link without values opens, for K classes in `lang` (app/fields.py default_state). */
+export function default_state(rules, strings, lang, K) {
+  const z = default_logits(K);
+  const computed = { z, initial: [...z], names: default_names(strings, lang, K), lang };
+  return Object.fromEntries(rules.lesson_fields.map((f) => [f.key, f.key in computed ? computed[f.key] : f.default]));
+}
+
+// One key's value from its text, by its field's kind.
+function parse_value(f, text, rules) {
+  if (text.length > LONGEST) throw new RuleError("refused", `${f.link} is too long`);
+  if (f.kind === "logits") return rule_logits(text.split(",").map(parse_number), rules);
+  if (f.kind === "names") return clean_names(text.split(","), rules);
+  if (f.kind === "real") return rule_within(parse_number(text), f.bounds, f.refusal);
+  if (f.kind === "index") {
+    if (!LINK_INDEX.test(text)) throw new RuleError("not_number", "a class index");
     return Number(text);
   }
-  if (key === "lang") {
-    if (!langs.includes(text)) throw new RuleError("lang", text);
-    return text;
-  }
-  if (key === "lecture") {
-    if (text !== "0" && text !== "1") throw new RuleError("refused", text);
+  if (f.kind === "flag") {
+    if (text !== "0" && text !== "1") throw new RuleError("refused", f.link);
     return text === "1";
   }
-  if (!rules.choices[key].includes(text)) throw new RuleError("refused", text);
+  if (!f.choices.includes(text)) throw new RuleError("refused", f.link);
   return text;
 }
 
@@ -62,10 +69,11 @@ export function parse_link(pairs, lang, rules, strings) {
     const shown = Array.from(key).slice(0, SHOWN_KEY).join("");
     if (!refused.includes(shown)) refused.push(shown);
   };
+  const linked = linked_fields(rules);
   const too_many = pairs.length > FIELDS_MAX;
   for (const [key, value] of pairs) {
     if (key.startsWith("bokeh-")) continue;
-    if (!too_many && value !== null && LINK_KEYS.includes(key) && !given.has(key) && !refused.includes(key)) {
+    if (!too_many && value !== null && linked.has(key) && !given.has(key) && !refused.includes(key)) {
       given.set(key, value);
     } else {
       refuse(key);
@@ -73,10 +81,10 @@ export function parse_link(pairs, lang, rules, strings) {
     }
   }
   const values = {};
-  for (const key of ["lang", ...LINK_KEYS.filter((k) => k !== "lang")]) {
+  for (const key of ["lang", ...[...linked.keys()].filter((k) => k !== "lang")]) {
     if (!given.has(key)) continue;
     try {
-      values[key] = parse_value(key, given.get(key), rules, Object.keys(strings));
+      values[key] = parse_value(linked.get(key), given.get(key), rules);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
       refuse(key);
@@ -95,30 +103,38 @@ export function parse_link(pairs, lang, rules, strings) {
     delete values.y;
     refuse("y");
   }
-  const initial = values.z0 ?? values.z ?? default_logits(K);
-  const z = values.z ?? initial;
-  const more = refused.length > SHOWN_KEYS ? ", …" : "";
-  const state = {
-    z, initial: [...initial], names: values.names ?? default_names(strings, use_lang, K),
-    T: values.T ?? 1.0, y: values.y ?? 0, eps: values.eps ?? 0.0, units: values.units ?? "nats", lang: use_lang,
-    theme: values.theme ?? "light", lecture: values.lecture ?? false,
-    notice: refused.length ? `link_bad:${refused.slice(0, SHOWN_KEYS).join(", ")}${more}` : "",
-  };
+  const state = default_state(rules, strings, use_lang, K);
+  for (const [key, value] of Object.entries(values)) state[linked.get(key).key] = value;
+  state.z = values.z ?? values.z0 ?? state.z; // z0 alone: the lesson starts where it returns
+  state.initial = [...(values.z0 ?? state.z)];
+  if (refused.length) {
+    state.notice = `link_bad:${refused.slice(0, SHOWN_KEYS).join(", ")}${refused.length > SHOWN_KEYS ? ", …" : ""}`;
+  }
   return [state, refused];
+}
+
+// Whether state s holds field f's default, as a link sees it (app/fields.py is_default).
+function link_default(f, s, strings) {
+  if (f.key === "initial") return s.initial.every((v, k) => v === s.z[k]);
+  if (f.key === "names") return same_names(s.names, default_names(strings, s.lang, s.names.length));
+  return s[f.key] === f.default;
+}
+
+function same_names(a, b) {
+  return a.length === b.length && a.every((n, k) => n === b[k]);
+}
+
+function link_text(f, value) {
+  if (f.kind === "logits") return value.map(String).join(",");
+  if (f.kind === "names") return value.join(",");
+  if (f.kind === "flag") return value ? "1" : "0";
+  return String(value);
 }
 
 /** The link text (query or hash, without its "?" or "#") that opens state s exactly: short keys, the
  * shortest numbers that round-trip, commas left readable. */
-export function link_of(s, strings) {
-  const pairs = [["z", s.z.map(String).join(",")]];
-  if (s.initial.some((v, k) => v !== s.z[k])) pairs.push(["z0", s.initial.map(String).join(",")]);
-  pairs.push(["T", String(s.T)], ["y", String(s.y)]);
-  const defaults = default_names(strings, s.lang, s.names.length);
-  if (s.names.some((n, k) => n !== defaults[k])) pairs.push(["names", s.names.join(",")]);
-  if (s.eps) pairs.push(["eps", String(s.eps)]);
-  if (s.units !== "nats") pairs.push(["units", s.units]);
-  pairs.push(["lang", s.lang]);
-  if (s.theme !== "light") pairs.push(["theme", s.theme]);
-  if (s.lecture) pairs.push(["lecture", "1"]);
+export function link_of(s, strings, rules) {
+  const pairs = [...linked_fields(rules).values()].filter((f) => f.always || !link_default(f, s, strings))
+    .map((f) => [f.link, link_text(f, s[f.key])]);
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value).replace(/%2C/g, ",")}`).join("&");
 }

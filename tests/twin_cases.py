@@ -8,18 +8,17 @@ and both languages. Links: every malformed kind seen (MALFORMED, each refused wi
 
 import numpy as np
 
-from app import actions
-from app.strings import TEXT
+from app import actions, fields
 
 ODD = ["<img src=x onerror=alert(1)>", "</script>", "$$\\alpha$$", "a$&b", "\"q'&", "고양이", "ねこ", "x<y",
        "가" * 40, "a b"]
 
 
 def base_state(z, names=None, **kw):
-    K = len(z)
+    """The default lesson of app/fields.py for logits z, with `names` and other keys as given."""
     lang = kw.pop("lang", "en")
-    return {"z": list(z), "initial": list(z), "names": names or TEXT[lang]["class_names"][:K], "T": 1.0, "y": 0,
-            "eps": 0.0, "units": "nats", "lang": lang, "theme": "light", "lecture": False, "notice": "", **kw}
+    return {**fields.default_state(lang, len(z)), "z": list(z), "initial": list(z),
+            **({"names": names} if names else {}), **kw}
 
 
 HAND = [

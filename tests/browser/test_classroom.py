@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import core
+from app import fields
 from app.document import control_names
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
@@ -180,8 +181,7 @@ def test_a_link_opens_exactly_its_lesson_and_copy_link_round_trips(open_page):
     assert "<b>" not in table and "&lt;b&gt;wasp&lt;/b&gt;" in table
 
 
-DEFAULT = {"z": [2.0, 1.0, 0.1], "initial": [2.0, 1.0, 0.1], "names": ["cat", "dog", "bird"], "T": 1.0, "y": 0,
-           "eps": 0.0, "units": "nats", "lang": "en", "theme": "light", "lecture": False}
+DEFAULT = {key: value for key, value in fields.default_state().items() if key != "notice"}
 
 
 def expected_lesson(link):

@@ -74,7 +74,7 @@ test("both link parsers read every link alike, and every malformed one is refuse
 
 test("a copied link opens exactly its lesson", () => {
   for (const s of fixture.round_trips) {
-    const text = twin.link_of(s, strings);
+    const text = twin.link_of(s, strings, rules);
     const [back, refused] = twin.parse_link(twin.link_pairs(text), "en", rules, strings);
     assert.deepEqual(refused, [], text);
     const plain = (v) => JSON.parse(JSON.stringify(v)); // −0 and 0 are one logit (String(−0) is "0")

@@ -1,0 +1,100 @@
+"""The lesson described once, as data: one row per key of a lesson state.
+
+What reads or writes a lesson derives from this table: `Lesson`'s parameters (app/state.py: bounds, defaults
+and docs), the keys and limits the rules check (app/rules.py), the page's gatekeeper (static/explainer.mjs
+`checked_state`, which receives the table as data), both link codecs (app/link.py and static/link.mjs) and the
+tests' lessons (`default_state`). A row's kind says how its value is checked and how a link writes it:
+
+- logits: 2 to 10 finite numbers within ±LOGIT_LIMIT ("2,1,0.1" in a link);
+- names: 2 to 10 class names by the rules of app/rules.py ("cat,dog,bird");
+- real: a finite number within `bounds`, refused with the string-table key `refusal`;
+- index: a class index, below the number of classes;
+- choice: one of `choices`;
+- flag: true or false ("1" or "0");
+- notice: "" or a key of the string table (never in a link).
+
+A link writes a field when `always`, or when it differs from its default (the initial logits: from z; the
+names: from the language's default names).
+"""
+
+from dataclasses import asdict, dataclass
+
+from .strings import LANGS, default_class_names
+
+LOGIT_LIMIT = 100.0
+K_BOUNDS = (2, 10)
+# Where a lesson's logits start: the seed's cat, dog, bird first, then seven more with distinct values.
+TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a lesson state; see the module's doc for the kinds."""
+
+    key: str
+    param: str
+    kind: str
+    doc: str
+    default: object = None
+    bounds: tuple | None = None
+    choices: tuple | None = None
+    refusal: str | None = None
+    link: str | None = None
+    always: bool = False
+
+
+FIELDS = (
+    Field("z", "logits", "logits", "z_k, the logit of each class; a learner drags them.", link="z", always=True),
+    Field("initial", "initial_logits", "logits",
+          "Where the logits start, and where 'back to the initial logits' returns.", link="z0"),
+    Field("names", "class_names", "names",
+          "Class names in class order, shown as text (never as HTML); by default the language's own.", link="names"),
+    Field("T", "T", "real", "Temperature: p = softmax(z / T). T → 0 approaches argmax, large T approaches uniform.",
+          default=1.0, bounds=(0.01, 100.0), refusal="T_range", link="T", always=True),
+    Field("y", "true_class", "index", "Index of the true class y (the target of the cross-entropy).", default=0,
+          link="y", always=True),
+    Field("eps", "label_smoothing", "real", "ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.", default=0.0,
+          bounds=(0.0, 0.5), refusal="eps_range", link="eps"),
+    Field("units", "units", "choice", "Unit of every information readout.", default="nats",
+          choices=("nats", "bits"), link="units"),
+    Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",
+          always=True),
+    Field("theme", "theme", "choice", "Light or dark colours.", default="light", choices=("light", "dark"),
+          link="theme"),
+    Field("lecture", "lecture", "flag", "Large type and thick lines for a projector.", default=False,
+          link="lecture"),
+    Field("notice", "notice", "notice",
+          "Why the last change was refused, as a key of the string table ('' when all is well).", default=""),
+)
+BY_KEY = {f.key: f for f in FIELDS}
+STATE_KEYS = [f.key for f in FIELDS]
+
+
+def default_logits(K):
+    """The starting logits for K classes: the first K of TEN (the seed's 2, 1, 0.1 for K = 3)."""
+    return TEN[:K]
+
+
+def default_state(lang="en", K=3):
+    """The lesson a link without values opens, for K classes in `lang`.
+
+    >>> default_state()["z"], default_state("ko", 2)["names"]
+    ([2.0, 1.0, 0.1], ['고양이', '개'])
+    """
+    z = default_logits(K)
+    computed = {"z": z, "initial": list(z), "names": default_class_names(lang, K), "lang": lang}
+    return {f.key: computed.get(f.key, f.default) for f in FIELDS}
+
+
+def is_default(f, s):
+    """Whether state s holds field f's default, as a link sees it (so a link may leave it out)."""
+    if f.key == "initial":
+        return s["initial"] == s["z"]
+    if f.key == "names":
+        return s["names"] == default_class_names(s["lang"], len(s["names"]))
+    return s[f.key] == f.default
+
+
+def table():
+    """The rows as the page receives them (plain dicts)."""
+    return [asdict(f) for f in FIELDS]
