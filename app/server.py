@@ -39,7 +39,7 @@ def bokeh_free(query):
 
     >>> bokeh_free("z=1,2,3&bokeh-session-id=lecture-3&T=2")
     'z=1,2,3&T=2'
-    >>> bokeh_free("bokeh%2Dabsolute-url=http://x/&z=1")
+    >>> bokeh_free("bokeh%2Dabsolute-url=http://evil.example.org/&z=1")
     'z=1'
     >>> bokeh_free("z=1,2,3") is None
     True
