@@ -19,7 +19,6 @@ from . import fields, rules
 
 # The fields a link carries, by their link key, in the order of app/fields.py's table.
 LINKED = {f.link: f for f in fields.FIELDS if f.link}
-KEYS = tuple(LINKED)
 INDEX = re.compile(r"[0-9]{1,2}")
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 FIELDS_MAX = 64  # fields of one link: the lesson has ten keys; a longer link is refused whole
@@ -103,13 +102,13 @@ def parse_link(pairs, lang="en"):
     for key, value in pairs:
         if key.startswith("bokeh-"):
             continue
-        if not too_many and value is not None and key in KEYS and key not in given and key not in refused:
+        if not too_many and value is not None and key in LINKED and key not in given and key not in refused:
             given[key] = value
         else:
             refuse(key)
             given.pop(key, None)  # a repeated key is ambiguous: none of its values is used
     values = {}
-    for key in ("lang", *(k for k in KEYS if k != "lang")):
+    for key in ("lang", *(k for k in LINKED if k != "lang")):
         if key in given:
             try:
                 values[key] = _parse(key, given[key])

@@ -70,7 +70,6 @@ CONFUSABLES_FILE = "confusables.json"
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
           "T_lo": f"{T_BOUNDS[0]:g}", "T_hi": f"{T_BOUNDS[1]:g}", "eps_lo": f"{EPS_BOUNDS[0]:g}",
           "eps_hi": f"{EPS_BOUNDS[1]:g}"}
-CHOICES = {key: list(fields.BY_KEY[key].choices) for key in ("units", "theme")}
 # A notice is "" or a key of the string table; these carry a detail after a colon ("link_bad:z, T").
 NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
            "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
@@ -136,10 +135,10 @@ def decode_confusables(groups):
 
 @cache
 def rules_data():
-    """The rules as the page receives them: limits, character sets and choices."""
+    """The rules as the page receives them: limits, character sets and the lesson's table of fields."""
     return {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
             "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
-            "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS, "choices": CHOICES,
+            "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS,
             "state_keys": STATE_KEYS, "lesson_fields": fields.table(), "notices": NOTICES,
             "notices_with_detail": NOTICES_WITH_DETAIL, "blank": blank_ranges(),
             "confusables": ";".join(confusables_data()["map"])}
