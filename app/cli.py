@@ -6,11 +6,44 @@ interpreter (which would print a traceback).
 
 import sys
 
+from .fields import FIELDS, default_state  # data only: the lesson's table and its strings
+
 EXPORT = "softmax-explainer export"
-USAGE = """usage: softmax-explainer export OUT.html [--logits 2,1,0.1] [--classes cat,dog,bird] [-T 1]
-                                             [--true-class cat] [--label-smoothing 0.1] [--units nats|bits]
-                                             [--lang en|ko] [--theme light|dark] [--lecture] [--overwrite]
-       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show] [--args --lang ko]"""
+WIDTH = 108  # at most, characters of a line of USAGE (where it was wrapped by hand)
+
+
+def example(f):
+    """How the usage line shows field f's option: `-T 1`, `--units nats|bits`, `--lecture`."""
+    name, start = f.cli.short or f.cli.name, default_state()
+    if f.kind == "flag":
+        return name
+    if f.cli.example:
+        value = f.cli.example
+    elif f.kind == "choice":
+        value = "|".join(f.choices)
+    elif f.kind == "index":
+        value = start["names"][f.default]  # a class by its name, as a person would give it
+    elif f.kind in ("logits", "names"):
+        value = ",".join(v if isinstance(v, str) else f"{v:g}" for v in start[f.key])
+    else:
+        value = f"{f.default:g}"
+    return f"{name} {value}"
+
+
+def _usage():
+    """The export line lists every option (app/fields.py, a row's `cli`), wrapped under its first option."""
+    lead = f"usage: {EXPORT} OUT.html "
+    lines, line = [], lead
+    for word in [f"[{example(f)}]" for f in FIELDS if f.cli] + ["[--overwrite]"]:
+        if len(line) + len(word) > WIDTH and line.strip():
+            lines.append(line.rstrip())
+            line = " " * (len(lead) + 4)
+        line += f"{word} "
+    serve = "       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show] [--args --lang ko]"
+    return "\n".join([*lines, line.rstrip(), serve])
+
+
+USAGE = _usage()
 
 
 def main(argv=None):

@@ -1,16 +1,17 @@
 """The explainer as one Bokeh document: the lesson model, figures, controls, readouts and one browser callback.
 
 Built once from a lesson's state; the served app, the exported file and a notebook all show this same
-document. The number of classes is not fixed here: the page adds, removes and renames classes by itself
-(static/explainer.mjs), so an exported file can too. Model names follow the team's testing contract (the
-named sources, controls, figures and readout classes that tests and tools rely on); `settings` is drawn by
-nothing and kept for them.
+document. It holds no frame: its sources start empty (their columns named), its readouts, notice and logit
+inputs without text, and the page draws every frame itself, the first one at the logit figure's first layout
+(static/frame.mjs, readouts.mjs, digits.mjs). The number of classes is not fixed here: the page adds, removes
+and renames classes by itself (static/actions.mjs), so an exported file can too. Model names follow the
+team's testing contract (the named sources, controls, figures and readout classes that tests and tools rely
+on); `settings` is drawn by nothing and kept for them.
 """
 
 import json
 import math
 from dataclasses import dataclass
-from functools import cache
 
 from bokeh.core.properties import Any, String, expr
 from bokeh.layouts import column, row
@@ -32,6 +33,7 @@ from bokeh.models import (
     Select,
     Slider,
     Span,
+    Spinner,
     TextInput,
     Title,
     Toggle,
@@ -41,11 +43,11 @@ from bokeh.plotting import figure
 
 from . import bundle
 from .actions import PRESETS
-from .digits import logit_text
-from .frame import VIEW, frame
-from .readouts import escape_html, fill, notice_html
-from .rules import FIELDS, LOGIT_LIMIT, T_BOUNDS, rules_data
-from .strings import LANGS, TEXT
+from .controls import CONTROLS
+from .controls import table as controls_table
+from .fields import BY_KEY
+from .rules import rules_data
+from .strings import TEXT
 
 # Okabe–Ito colours, distinguishable with every common colour-vision deficiency; the true class keeps its
 # black-and-white double outline in both themes.
@@ -64,6 +66,26 @@ SIZES = {
     "lecture": {"title": "20px", "hint": "16px", "axis": "18px", "ticks": "20px", "ticks_many": "17px",
                 "labels": "17px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4, "target": 5},
 }
+# Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window around 0
+# (moved or widened in whole units to hold every logit) plus `pad` between the outermost draggable position and
+# the frame's edge; an arrow is drawn arrow_scale times as long as −∂L/∂z, arrow_dx right of its point, stopping
+# arrow_margin short of the frame's edge; its head is `head` px, shrinking with short arrows (head_per_unit px
+# per logit unit) and gone below min_arrow (a zero-length Bokeh Arrow still draws a head); beyond many_classes
+# the tick labels turn and the value beside each point is left to the table.
+VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
+        "head_per_unit": 24, "min_arrow": 0.04, "many_classes": 6, "bar_width": 0.62}
+# The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
+SOURCES = {
+    "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true"),
+    "neg_grad": ("x", "g", "y0", "y1", "x_arrow", "head"), "target": ("x", "y", "x0", "x1"),
+    "settings": ("T", "y", "eps"), "point_labels": ("x", "z", "text"),
+}
+# Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
+X_RANGE = (-0.6, 2.6)
+LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
+# The polite ARIA live region, empty: the page writes its text once a change is done, never during a drag (a
+# live region must be in the page before its text changes for a screen reader to announce it).
+LIVE_REGION = '<div class="live-region" role="status" aria-live="polite"></div>'
 READOUTS = {  # key: role; a block readout may take two lines on a wide screen
     "probs": "readout-probs", "formula": "readout-block", "sigmoid": "readout-line", "info": "readout-info",
     "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
@@ -81,7 +103,7 @@ class LessonModel(DataModel):
     """The whole lesson in the page, in one property, the page's own (syncable=False): the page writes it once
     per gesture and draws from it; a script may read it, or write it and be checked."""
 
-    state = Any(help="The lesson's state: a dict with the short keys of app/frame.py")
+    state = Any(help="The lesson's state: a dict with the short keys of app/fields.py")
 
 
 class WireModel(DataModel):
@@ -105,147 +127,155 @@ class LessonDocument:
     controls: dict
 
 
-def inputs_html(s, t):
-    """The labelled number inputs that change a logit without dragging (static/explainer.mjs keeps them)."""
-    fields = "".join(
-        f'<label><span>{escape_html(name)}</span><input class="logit-input" type="number" step="0.1" '
-        f'min="{-LOGIT_LIMIT:g}" max="{LOGIT_LIMIT:g}" value="{logit_text(z)}" data-k="{k}" '
-        f'aria-label="{escape_html(fill(t["input_label"], {"name": name}))}"></label>'
-        for k, (name, z) in enumerate(zip(s["names"], s["z"], strict=True)))
-    return f'<div class="inputs-title">{t["inputs_title"]}</div><div class="inputs">{fields}</div>'
+# The names the team's testing contract promises to tests and tools (../shared/DESIGN.md, "Testing contract"):
+# every document has a model with each name, or a model with it as a CSS class (the readouts). Every control
+# of app/controls.py is named by its row; a contract control without a row would fail the tests.
+CONTRACT = {
+    "sources": ("logits", "probs", "neg_grad", "settings", "target"),
+    "controls": ("temperature", "true_class", "add_one", "reset", "add_class", "remove_class", "class_names",
+                 "preset", "label_smoothing", "units", "copy_link", "lang"),
+    "readouts": ("readout-loss", "readout-entropy", "readout-floor", "readout-kl", "readout-perplexity",
+                 "readout-gap"),
+    "page": ("notice", "logit_figure", "prob_figure", "lesson", "wire"),
+}
+# What fires the callback, by widget kind (app/controls.py WIDGETS); a button fires its click event.
+WIRED = {"log_slider": ("value", "value_throttled"), "slider": ("value", "value_throttled"), "number": ("value",),
+         "select": ("value",),
+         "radio": ("active",), "toggle": ("active",), "text": ("value",), "button": (), "menu": ("value",)}
+MENUS = {"preset": PRESETS}  # a menu's choices: its action's arguments (static/controls.mjs has the same)
 
 
-def live_html(text):
-    """The polite ARIA live region; the page writes its text once a change is done, never during a drag."""
-    return f'<div class="live-region" role="status" aria-live="polite">{escape_html(text)}</div>'
+def widget(c, s, t, look):
+    """The Bokeh model of control row c, showing state s in strings t (static/controls.mjs writes it later)."""
+    f = BY_KEY.get(c.field)
+    common = {"name": c.name, "width": c.width, **look}
+    if c.widget in ("button", "toggle", "radio"):
+        common["align"] = "end"
+    if c.widget == "log_slider":
+        # The track is log10 of the field; its label shows the field itself ("T = 0.50").
+        return Slider(title=t[c.label], start=math.log10(f.bounds[0]), end=math.log10(f.bounds[1]), step=0.01,
+                      value=math.log10(s[c.field]), **common,
+                      format=CustomJSTickFormatter(args={"symbol": c.symbol}, code=bundle.read("log_slider.js")))
+    if c.widget == "slider":
+        return Slider(title=t[c.label], start=f.bounds[0], end=f.bounds[1], step=0.01, value=s[c.field], **common)
+    if c.widget == "number":
+        return Spinner(title=t[c.label], low=f.bounds[0], high=f.bounds[1], step=f.bounds[0], mode="float",
+                       value=s[c.field], **common)
+    if c.widget == "select" and f.kind == "index":
+        return Select(title=t[c.label], value=str(s[c.field]), options=[(str(k), n) for k, n in enumerate(s["names"])],
+                      **common)
+    if c.widget == "select":
+        return Select(title=t[c.label], value=s[c.field],
+                      options=[(v, t[f"{c.label}_options"][v]) for v in f.choices], **common)
+    if c.widget == "radio":
+        return RadioButtonGroup(labels=[t[v] for v in f.choices], active=f.choices.index(s[c.field]), **common)
+    if c.widget == "toggle":
+        on = s[c.field] if f.kind == "flag" else s[c.field] == f.choices[1]
+        return Toggle(label=t[c.label], active=on, **common)
+    if c.widget == "text":
+        return TextInput(title=t[c.label], value=", ".join(s[c.field]), **common)
+    if c.widget == "button":
+        return Button(label=t[c.label], button_type="primary" if c.primary else "default", **common)
+    if c.widget == "menu":
+        return Select(title=t[c.label], value="", **common,
+                      options=[("", t[f"{c.label}_none"])] + [(v, t[f"{c.label}_{v}"]) for v in MENUS[c.action]])
+    raise ValueError(f"control {c.name!r} has an unknown widget kind {c.widget!r}")
 
 
 def build(s, mode="file", app_path="", app_url=""):
     """Build the explainer for state `s`. `mode` is where it runs: "file" (an exported page, links in the
     hash), "served" (links in the query, at `app_path`; `app_url` its address) or "notebook" (no address)."""
     t = TEXT[s["lang"]]
-    first = frame(s, t)
     rules = rules_data()
     sheets = [InlineStyleSheet(css=bundle.read("explainer.css")), InlineStyleSheet(css=bundle.read("layout.css"))]
     stretch = {"sizing_mode": "stretch_width"}
-    quiet = {"syncable": False}  # the page writes these on every frame; only `lesson` travels to Python
 
-    lesson = LessonModel(state=s, name="lesson", **quiet)
+    lesson = LessonModel(state=s, name="lesson")
     wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
-    sources = {name: ColumnDataSource(data, name=name, **quiet) for name, data in first["sources"].items()}
-    sources["logits"].selected.syncable = False
+    sources = {name: ColumnDataSource({column: [] for column in columns}, name=name)
+               for name, columns in SOURCES.items()}
     palette, size = THEMES[s["theme"]], SIZES["lecture" if s["lecture"] else "normal"]
 
     def fig(name, title, hint, y_range):
         # No tools but the logits' PointDrawTool: nothing pans or zooms an axis under a stray drag, and a
         # finger on the bar chart scrolls the page.
         f = figure(name=name, title=title, height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
-                   x_range=Range1d(*first["x_range"], **quiet), min_border_left=60, min_border_right=20,
+                   x_range=Range1d(*X_RANGE), min_border_left=60, min_border_right=20,
                    css_classes=["fig"], stylesheets=sheets, background_fill_color=palette["bg"],
-                   border_fill_color=palette["bg"], **stretch, **quiet)
+                   border_fill_color=palette["bg"], **stretch)
         f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
-        f.xaxis.ticker = FixedTicker(ticks=list(range(first["K"])), **quiet)
+        f.xaxis.ticker = FixedTicker(ticks=[])  # one per class: the page sets them
         # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
-        f.xaxis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''",
-                                                  **quiet)
+        f.xaxis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''")
         f.xgrid.grid_line_color = None
         # The key to the figure on a line of its own under the title, so that a phone clips neither.
         f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
-                           text_color=palette["muted"], **quiet), "above")
+                           text_color=palette["muted"]), "above")
         return f
 
-    fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*first["window"], **quiet))
+    fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*LOGIT_RANGE))
     span = Span(location=0, dimension="width", line_color=palette["span"], line_dash="dashed")
     fig_z.add_layout(span)
     arrows = Arrow(source=sources["neg_grad"], x_start="x_arrow", y_start="y0", x_end="x_arrow", y_end="y1",
                    line_color=palette["arrow"], line_width=size["arrow"],
-                   end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]))
+                   end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]), level="overlay")
     fig_z.add_layout(arrows)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
     points = fig_z.scatter(x=expr(index), y="z", source=sources["logits"], size=size["point"],
                            fill_color=palette["point"], line_color=palette["point_line"], line_width=2,
                            nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
-                           selection_fill_color=palette["selected"])
+                           selection_fill_color=palette["selected"], level="overlay")
     point_labels = LabelSet(source=sources["point_labels"], x="x", y="z", text="text", x_offset=-18, y_offset=-8,
                             text_align="right", text_font_size=size["labels"], text_color=palette["fg"],
-                            visible=not first["many"])
+                            level="overlay")
     fig_z.add_layout(point_labels)
     draw = PointDrawTool(renderers=[points], add=False, drag=True)
     fig_z.add_tools(draw)
     fig_z.toolbar.active_tap = draw
     fig_z.yaxis.axis_label = t["logit_axis"]
 
-    fig_p = fig("prob_figure", t["prob_title"], t["prob_hint"], Range1d(0, 1.12, **quiet))
+    fig_p = fig("prob_figure", t["prob_title"], t["prob_hint"], Range1d(0, 1.12))
     bar = {"x": "x", "top": "p", "width": VIEW["bar_width"], "source": sources["probs"]}
-    bars = fig_p.vbar(**bar, fill_color=palette["bar"], line_color=None)
-    outer = fig_p.vbar(**bar, fill_color=None, line_color="black", line_width=size["outline"], line_alpha="is_true")
+    bars = fig_p.vbar(**bar, fill_color=palette["bar"], line_color=None, level="overlay")
+    outer = fig_p.vbar(**bar, fill_color=None, line_color="black", line_width=size["outline"], line_alpha="is_true",
+                       level="overlay")
     inner = fig_p.vbar(**bar, fill_color=None, line_color="white", line_width=size["outline_inner"],
-                       line_alpha="is_true")
+                       line_alpha="is_true", level="overlay")
     targets = fig_p.segment(x0="x0", x1="x1", y0="y", y1="y", source=sources["target"], line_color=palette["target"],
-                            line_width=size["target"])
+                            line_width=size["target"], level="overlay")
     bar_labels = LabelSet(source=sources["probs"], x="x", y="p", text="label", text_align="center", y_offset=6,
-                          text_font_size=size["labels"], text_color=palette["fg"])
+                          text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
     fig_p.add_layout(bar_labels)
     fig_p.yaxis.axis_label = t["prob_axis"]
     for f in (fig_z, fig_p):
         f.xaxis.axis_label = t["class_axis"]
 
     # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
-    control = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets,
-               **quiet}
-    controls = {
-        "temperature": Slider(
-            title=t["temperature"], name="temperature", start=math.log10(T_BOUNDS[0]), end=math.log10(T_BOUNDS[1]),
-            step=0.01, value=math.log10(s["T"]), width=300,
-            format=CustomJSTickFormatter(code="const T = 10 ** tick; return 'T = ' + "
-                                              "(T < 1 ? T.toPrecision(2) : T.toPrecision(3));"), **control),
-        "true_class": Select(title=t["true_class"], name="true_class", value=str(s["y"]), width=170,
-                             options=[(str(k), name) for k, name in enumerate(s["names"])], **control),
-        "add_one": Button(label=t["add_one"], name="add_one", button_type="primary", width=190, align="end",
-                          **control),
-        "reset": Button(label=t["reset"], name="reset", width=210, align="end", **control),
-        "label_smoothing": Slider(title=t["label_smoothing"], name="label_smoothing", start=rules["eps"][0],
-                                  end=rules["eps"][1], step=0.01, value=s["eps"], width=240, **control),
-        "units": RadioButtonGroup(labels=[t["nats"], t["bits"]], active=int(s["units"] == "bits"), name="units",
-                                  width=150, align="end", **control),
-        "preset": Select(title=t["preset"], name="preset", value="", width=240, **control,
-                         options=[("", t["preset_none"])] + [(p, t[f"preset_{p}"]) for p in PRESETS]),
-        "add_class": Button(label=t["add_class"], name="add_class", width=150, align="end", **control),
-        "remove_class": Button(label=t["remove_class"], name="remove_class", width=190, align="end", **control),
-        "class_names": TextInput(title=t["class_names_box"], name="class_names", value=", ".join(s["names"]),
-                                 width=320, **control),
-        "lang": Select(title=t["lang"], name="lang", value=s["lang"], width=150,
-                       options=[(code, t["lang_options"][code]) for code in LANGS], **control),
-        "theme": Toggle(label=t["theme"], name="theme", active=s["theme"] == "dark", width=140, align="end",
-                        **control),
-        "lecture": Toggle(label=t["lecture"], name="lecture", active=s["lecture"], width=140, align="end",
-                          **control),
-        "copy_link": Button(label=t["copy_link"], name="copy_link", width=130, align="end", **control),
-        "download_png": Button(label=t["download_png"], name="download_png", width=190, align="end", **control),
-    }
+    look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
+    controls = {c.name: widget(c, s, t, look) for c in CONTROLS}
 
     def div(key, html, role, **kw):
         return Div(text=html, css_classes=[f"readout-{key}", "readout", role], stylesheets=sheets, disable_math=True,
-                   height=30, **stretch, **quiet, **kw)
+                   height=30, **stretch, **kw)
 
-    divs = {key: div(key, first["readouts"][key], role, visible=bool(first["readouts"][key]) or key not in
-                     ("gap", "sigmoid")) for key, role in READOUTS.items()}
-    notice = Div(text=notice_html(s, t, FIELDS), name="notice", css_classes=["notice"], stylesheets=sheets,
-                 disable_math=True, **stretch, **quiet)
-    inputs = Div(text=inputs_html(s, t), name="logit_inputs", css_classes=["inputs-box"], stylesheets=sheets,
-                 disable_math=True, **stretch, **quiet)
-    live = Div(text=live_html(first["live"]), name="live_region", css_classes=["a11y"], stylesheets=sheets,
-               disable_math=True, height=1, **stretch, **quiet)
+    # Empty until the page's first frame, which also shows the gap (with ε) and the sigmoid (two classes).
+    divs = {key: div(key, "", role, visible=key not in ("gap", "sigmoid")) for key, role in READOUTS.items()}
+    notice = Div(text="", name="notice", css_classes=["notice"], stylesheets=sheets,
+                 disable_math=True, **stretch)
+    inputs = Div(text="", name="logit_inputs", css_classes=["inputs-box"], stylesheets=sheets,
+                 disable_math=True, **stretch)
+    live = Div(text=LIVE_REGION, name="live_region", css_classes=["a11y"], stylesheets=sheets,
+               disable_math=True, height=1, **stretch)
     header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", name="header", css_classes=["header"],
-                 stylesheets=sheets, disable_math=True, **stretch, **quiet)
+                 stylesheets=sheets, disable_math=True, **stretch)
 
     wrap = {"css_classes": ["wrap"], "stylesheets": sheets, **stretch}
-    c = controls
+    bands = [row(*(controls[c.name] for c in CONTROLS if c.row == r), **wrap)
+                    for r in sorted({c.row for c in CONTROLS})]
     layout = column(
         header,
         row(fig_z, fig_p, spacing=16, **wrap),
-        row(c["temperature"], c["true_class"], c["add_one"], c["reset"], **wrap),
-        row(c["label_smoothing"], c["units"], c["preset"], c["add_class"], c["remove_class"], **wrap),
+        *bands[:2],
         inputs,
         notice,
         row(column(divs["probs"], divs["formula"], divs["sigmoid"], divs["info"], css_classes=["readout-column"],
@@ -253,7 +283,7 @@ def build(s, mode="file", app_path="", app_url=""):
             column(divs["loss"], divs["entropy"], divs["floor"], divs["kl"], divs["perplexity"], divs["gap"],
                    divs["lse"], divs["arrows"], css_classes=["readout-column"], stylesheets=sheets, **stretch),
             spacing=16, **wrap),
-        row(c["class_names"], c["lang"], c["theme"], c["lecture"], c["copy_link"], c["download_png"], **wrap),
+        *bands[2:],
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
         + (["lecture-mode"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
@@ -270,7 +300,8 @@ def build(s, mode="file", app_path="", app_url=""):
         "glyphs": {"arrows": arrows, "heads": arrows.end, "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span},
-        "strings": TEXT, "rules": rules, "view": VIEW, "themes": THEMES, "sizes": SIZES,
+        "strings": TEXT, "rules": rules, "control_rows": controls_table(), "view": VIEW, "themes": THEMES,
+        "sizes": SIZES,
         "mode": mode, "app_path": app_path, "app_url": app_url})
     lesson.js_on_change("state", callback)
     wire.js_on_change("text", callback)
@@ -278,22 +309,20 @@ def build(s, mode="file", app_path="", app_url=""):
     for event in ("pan", "panend", "tap"):
         fig_z.js_on_event(event, callback)
     fig_z.js_on_change("inner_width", callback)
-    for name in ("temperature", "label_smoothing"):
-        controls[name].js_on_change("value", callback)
-        controls[name].js_on_change("value_throttled", callback)
-    for name in ("true_class", "preset", "lang", "class_names"):
-        controls[name].js_on_change("value", callback)
-    for name in ("units", "theme", "lecture"):
-        controls[name].js_on_change("active", callback)
-    for name in ("add_one", "reset", "add_class", "remove_class", "copy_link", "download_png"):
-        controls[name].js_on_event("button_click", callback)
+    for c in CONTROLS:
+        if c.widget == "button":
+            controls[c.name].js_on_event("button_click", callback)
+        for prop in WIRED[c.widget]:
+            controls[c.name].js_on_change(prop, callback)
+    # Only the wire travels to Python: whatever else the page writes (a title in another language, a theme's
+    # colours, a source's columns) stays in the page, so a gesture is one message.
+    for model in layout.references():
+        if model is not wire:
+            model.syncable = False
     return LessonDocument(layout=layout, lesson=lesson, wire=wire, notice=notice, callback=callback,
                           controls=controls)
 
 
-@cache
 def control_names():
     """The controls' model names, in the page's order (tests and tools read them here, never from a copy)."""
-    from .state import Lesson
-
-    return tuple(build(Lesson().state()).controls)
+    return tuple(c.name for c in CONTROLS)

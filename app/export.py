@@ -20,8 +20,9 @@ from bokeh.resources import Resources
 from . import files, rules
 from .bundle import MissingFile
 from .document import VIEWPORT, build
+from .fields import FIELDS, K_BOUNDS
 from .state import Lesson
-from .strings import LANGS, TEXT
+from .strings import TEXT
 
 
 class InlineOnly(Resources):
@@ -100,6 +101,12 @@ def _one_of(*choices):
     return parse
 
 
+# The lesson's fields that an option sets (app/fields.py, a row's `cli`), in the table's order, by parameter.
+BY_PARAM = {f.param: f for f in FIELDS if f.cli}
+# Kinds whose option's value is the parameter's value as it is; the others are set by lesson_from_args.
+PLAIN = ("real", "choice", "flag")
+
+
 def logits(text):
     return rules.logits([rules.parse_number(v.strip(), "a logit") for v in text.split(",")])
 
@@ -108,12 +115,50 @@ def classes(text):
     return rules.clean_names(text.split(","))
 
 
-def temperature(text):
-    return rules.within(rules.parse_number(text, "T"), rules.T_BOUNDS, "T", "T_range")
+def real(f):
+    """The check of a real field's option: a number as a link writes it, within the row's bounds.
+
+    >>> real(BY_PARAM["T"])("0")
+    Traceback (most recent call last):
+    app.rules.Refusal: T must lie from 0.01 to 100, got 0.0
+    """
+    what = f.param.replace("_", " ")  # "label smoothing"
+
+    def parse(text):
+        return rules.within(rules.parse_number(text, what), f.bounds, what, f.refusal)
+
+    parse.__name__ = f.param
+    return parse
 
 
-def label_smoothing(text):
-    return rules.within(rules.parse_number(text, "label smoothing"), rules.EPS_BOUNDS, "label smoothing", "eps_range")
+def _one(kind):
+    """The one optioned field of a kind that lesson_from_args handles by itself (logits, names, index)."""
+    (f,) = (f for f in BY_PARAM.values() if f.kind == kind)
+    return f
+
+
+def _add_option(p, f):
+    """Field f's option on parser p, by its kind; its value lands in `args.<f.param>`."""
+    names = [f.cli.name, *filter(None, [f.cli.short])]
+    lo, hi = f.bounds or K_BOUNDS
+    kwargs = {"action": Once, "dest": f.param, "help": f.cli.help.format(lo=f"{lo:g}", hi=f"{hi:g}") or f.doc,
+              "metavar": f.cli.name.lstrip("-").replace("-", "_").upper()}  # what argparse would call it
+    if f.kind == "logits":
+        kwargs.update(type=_option(logits))
+    elif f.kind == "names":
+        kwargs.update(type=_option(classes))
+    elif f.kind == "real":
+        kwargs.update(type=_option(real(f)), default=f.default)
+    elif f.kind == "index":
+        kwargs.update(default=str(f.default))  # a name or an index: lesson_from_args reads it once names are known
+    elif f.kind == "choice":
+        kwargs.update(type=_one_of(*f.choices), default=f.default, metavar=f"{{{','.join(f.choices)}}}")
+    elif f.kind == "flag":
+        del kwargs["metavar"]
+        kwargs.update(flag=True)
+    else:
+        raise ValueError(f"app/fields.py: field {f.key!r} of kind {f.kind!r} cannot have an option")
+    p.add_argument(*names, **kwargs)
 
 
 class OneLineErrors(argparse.ArgumentParser):
@@ -143,8 +188,8 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
 
 
-VALUE_OPTIONS = ("--logits", "--classes", "--temperature", "-T", "--true-class", "--lang", "--label-smoothing",
-                 "--units", "--theme")
+# The options that take a value, under each of their names.
+VALUE_OPTIONS = tuple(name for f in BY_PARAM.values() if f.kind != "flag" for name in (f.cli.name, f.cli.short) if name)
 
 
 def attach_values(argv):
@@ -159,38 +204,25 @@ def attach_values(argv):
 def parser(prog="python -m app.export"):
     p = OneLineErrors(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("out", help="the HTML file to write, e.g. explainer.html")
-    p.add_argument("--logits", action=Once, type=_option(logits),
-                   help="starting logits, e.g. 2,1,0.1 or -2,1,0 (2 to 10)")
-    p.add_argument("--classes", action=Once, type=_option(classes),
-                   help="class names, e.g. cat,dog,bird (default: the language's)")
-    p.add_argument("--temperature", "-T", action=Once, type=_option(temperature), default=1.0,
-                   help="temperature T (0.01 to 100)")
-    p.add_argument("--true-class", action=Once, default="0", help="the true class: its name or its index (default 0)")
-    p.add_argument("--label-smoothing", action=Once, type=_option(label_smoothing), default=0.0,
-                   help="ε, from 0 to 0.5")
-    for option, choices, default, help in [("--units", ["nats", "bits"], "nats", "unit of the information readouts"),
-                                           ("--lang", LANGS, "en", "language of every label"),
-                                           ("--theme", ["light", "dark"], "light", "colours")]:
-        p.add_argument(option, action=Once, type=_one_of(*choices), default=default, help=help,
-                       metavar=f"{{{','.join(choices)}}}")
-    p.add_argument("--lecture", action=Once, flag=True, help="large type and thick lines for a projector")
+    for f in BY_PARAM.values():
+        _add_option(p, f)
     p.add_argument("--overwrite", action=Once, flag=True, help="replace OUT.html even if it is read-only")
     return p
 
 
 def lesson_from_args(args) -> Lesson:
     """The lesson the options describe; ValueError with a one-line reason, naming the option, when they do not fit."""
-    given = {"initial_logits": args.logits} if args.logits else {}
-    if args.classes:
-        given["class_names"] = args.classes
+    logits_field, names_field, index_field = _one("logits"), _one("names"), _one("index")
+    given = {f.param: getattr(args, f.param) for f in (logits_field, names_field) if getattr(args, f.param)}
+    plain = {f.param: getattr(args, f.param) for f in BY_PARAM.values() if f.kind in PLAIN}
     try:
-        lesson = Lesson(lang=args.lang, **given)
+        lesson = Lesson(**plain, **given)  # the language with the rest: it names the default classes
     except ValueError as e:
-        raise ValueError(f"--logits and --classes: {e}") from None
-    names = lesson.class_names
+        raise ValueError(f"{logits_field.cli.name} and {names_field.cli.name}: {e}") from None
+    names, text = lesson.class_names, getattr(args, index_field.param)
     # The name as --classes would keep it, compared as the lesson compares names: " dog" or an NFD "café" is found.
     try:
-        given = rules.clean_name(args.true_class)
+        given = rules.clean_name(text)
     except rules.Refusal:
         given = None
     keys = [rules.name_key(n) for n in names]
@@ -200,9 +232,8 @@ def lesson_from_args(args) -> Lesson:
         y = int(given)  # at most 9 digits: int() refuses a 5000-digit string with a message about int itself
     else:
         choices = f"{', '.join(names)} or 0..{len(names) - 1}"
-        raise ValueError(f"--true-class: unknown true class {short(args.true_class)}: pick one of {choices}")
-    lesson.param.update(T=args.temperature, true_class=y, label_smoothing=args.label_smoothing, units=args.units,
-                        theme=args.theme, lecture=args.lecture)
+        raise ValueError(f"{index_field.cli.name}: unknown true class {short(text)}: pick one of {choices}")
+    lesson.param.update(**{index_field.param: y})
     return lesson
 
 

@@ -1,7 +1,7 @@
 """The lesson described once, as data: one row per key of a lesson state.
 
 What reads or writes a lesson derives from this table: `Lesson`'s parameters (app/state.py: bounds, defaults
-and docs), the keys and limits the rules check (app/rules.py), the page's gatekeeper (static/explainer.mjs
+and docs), the keys and limits the rules check (app/rules.py), the page's gatekeeper (static/lesson.mjs
 `checked_state`, which receives the table as data), both link codecs (app/link.py and static/link.mjs) and the
 tests' lessons (`default_state`). A row's kind says how its value is checked and how a link writes it:
 
@@ -15,6 +15,9 @@ tests' lessons (`default_state`). A row's kind says how its value is checked and
 
 A link writes a field when `always`, or when it differs from its default (the initial logits: from z; the
 names: from the language's default names).
+
+A row's `cli` is its option of the export command (app/export.py builds it by the row's kind, app/cli.py's
+usage line lists it), or None for a field no option sets.
 """
 
 from dataclasses import asdict, dataclass
@@ -25,6 +28,16 @@ LOGIT_LIMIT = 100.0
 K_BOUNDS = (2, 10)
 # Where a lesson's logits start: the seed's cat, dog, bird first, then seven more with distinct values.
 TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A field's option of the export command (`python -m app.export`, `softmax-explainer export`)."""
+
+    name: str  # "--temperature"; its value is checked by the field's kind, as a link's is
+    short: str | None = None  # an alias, "-T"
+    help: str = ""  # its line in --help ({lo} and {hi}: the row's bounds, or the number of classes); "": the doc
+    example: str | None = None  # the value app/cli.py's usage line shows; None: the field's default
 
 
 @dataclass(frozen=True)
@@ -41,30 +54,38 @@ class Field:
     refusal: str | None = None
     link: str | None = None
     always: bool = False
+    cli: Option | None = None
 
 
 FIELDS = (
-    Field("z", "logits", "logits", "z_k, the logit of each class; a learner drags them.", link="z", always=True),
+    # No option: --logits sets where the logits start (the row below), and they start there.
+    Field("z", "logits", "logits", "z_k, the logit of each class; a learner drags them.", link="z", always=True,
+          cli=None),
     Field("initial", "initial_logits", "logits",
-          "Where the logits start, and where 'back to the initial logits' returns.", link="z0"),
+          "Where the logits start, and where 'back to the initial logits' returns.", link="z0",
+          cli=Option("--logits", help="starting logits, e.g. 2,1,0.1 or -2,1,0 ({lo} to {hi})")),
     Field("names", "class_names", "names",
-          "Class names in class order, shown as text (never as HTML); by default the language's own.", link="names"),
+          "Class names in class order, shown as text (never as HTML); by default the language's own.", link="names",
+          cli=Option("--classes", help="class names, e.g. cat,dog,bird (default: the language's)")),
     Field("T", "T", "real", "Temperature: p = softmax(z / T). T → 0 approaches argmax, large T approaches uniform.",
-          default=1.0, bounds=(0.01, 100.0), refusal="T_range", link="T", always=True),
+          default=1.0, bounds=(0.01, 100.0), refusal="T_range", link="T", always=True,
+          cli=Option("--temperature", "-T", help="temperature T ({lo} to {hi})")),
     Field("y", "true_class", "index", "Index of the true class y (the target of the cross-entropy).", default=0,
-          link="y", always=True),
+          link="y", always=True, cli=Option("--true-class", help="the true class: its name or its index (default 0)")),
     Field("eps", "label_smoothing", "real", "ε: the target becomes y' = (1 − ε)·onehot(y) + ε/K.", default=0.0,
-          bounds=(0.0, 0.5), refusal="eps_range", link="eps"),
+          bounds=(0.0, 0.5), refusal="eps_range", link="eps",
+          cli=Option("--label-smoothing", help="ε, from {lo} to {hi}", example="0.1")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
-          choices=("nats", "bits"), link="units"),
+          choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",
-          always=True),
+          always=True, cli=Option("--lang", help="language of every label")),
     Field("theme", "theme", "choice", "Light or dark colours.", default="light", choices=("light", "dark"),
-          link="theme"),
+          link="theme", cli=Option("--theme", help="colours")),
     Field("lecture", "lecture", "flag", "Large type and thick lines for a projector.", default=False,
-          link="lecture"),
+          link="lecture", cli=Option("--lecture", help="large type and thick lines for a projector")),
     Field("notice", "notice", "notice",
-          "Why the last change was refused, as a key of the string table ('' when all is well).", default=""),
+          "Why the last change was refused, as a key of the string table ('' when all is well).", default="",
+          cli=None),  # the page's own: an option has nothing to refuse it for
 )
 BY_KEY = {f.key: f for f in FIELDS}
 STATE_KEYS = [f.key for f in FIELDS]

@@ -25,7 +25,6 @@ from .fields import K_BOUNDS, LOGIT_LIMIT, STATE_KEYS
 
 # The limits of the lesson's table (app/fields.py), by the names the rest of the code knows them by.
 T_BOUNDS = fields.BY_KEY["T"].bounds
-EPS_BOUNDS = fields.BY_KEY["eps"].bounds
 NAME_MAX = 40  # code points: long enough for "고양이과 동물" or "golden retriever", short enough for an axis
 # A name longer than this (in code points, as given) is refused before any character is looked at: walking a
 # 4-million-character name through the Unicode tables froze the server for seconds. NFC can turn four code
@@ -68,12 +67,14 @@ CONFUSABLES_FILE = "confusables.json"
 
 # The limits as the notices print them, written once here so both renderers show the same text.
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
-          "T_lo": f"{T_BOUNDS[0]:g}", "T_hi": f"{T_BOUNDS[1]:g}", "eps_lo": f"{EPS_BOUNDS[0]:g}",
-          "eps_hi": f"{EPS_BOUNDS[1]:g}"}
+          # A real field's bounds, for its refusal ("T lies from {T_lo} to {T_hi}.")
+          **{f"{f.key}_{end}": f"{bound:g}" for f in fields.FIELDS if f.kind == "real"
+             for end, bound in zip(("lo", "hi"), f.bounds, strict=True)}}
 # A notice is "" or a key of the string table; these carry a detail after a colon ("link_bad:z, T").
 NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
            "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
-           "not_number", "not_finite", "logit_range", "T_range", "eps_range", "refused"]
+           "not_number", "not_finite", "logit_range", "refused",
+           *(f.refusal for f in fields.FIELDS if f.refusal)]
 NOTICES_WITH_DETAIL = ["link_bad", "link_copied", "link_shown"]
 
 
@@ -136,7 +137,7 @@ def decode_confusables(groups):
 @cache
 def rules_data():
     """The rules as the page receives them: limits, character sets and the lesson's table of fields."""
-    return {"logit": LOGIT_LIMIT, "T": list(T_BOUNDS), "eps": list(EPS_BOUNDS), "K": list(K_BOUNDS),
+    return {"logit": LOGIT_LIMIT, "K": list(K_BOUNDS),
             "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
             "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS,
             "state_keys": STATE_KEYS, "lesson_fields": fields.table(), "notices": NOTICES,

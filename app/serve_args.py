@@ -7,9 +7,11 @@ start (app/main.py run by --warm) or show the line on the page.
 
 import argparse
 
-from .strings import LANGS
+from .fields import BY_KEY
 
-USAGE = f"usage: panel serve app/main.py --warm [--args --lang {{{','.join(LANGS)}}}]"
+# The one option: the language a link that names none opens in, the lesson's "lang" field (app/fields.py).
+LANG = BY_KEY["lang"]
+USAGE = f"usage: panel serve app/main.py --warm [--args --lang {{{','.join(LANG.choices)}}}]"
 
 
 class UsageError(Exception):
@@ -38,5 +40,5 @@ def parse_serve_args(argv):
     app.serve_args.UsageError: argument --lang: invalid choice: 'xx' (choose from 'en', 'ko') (usage: ...)
     """
     parser = _Parser(prog="app/main.py", add_help=True)
-    parser.add_argument("--lang", choices=LANGS, default="en", help="language when the link names none")
+    parser.add_argument("--lang", choices=LANG.choices, default=LANG.default, help="language when the link names none")
     return parser.parse_args(argv)

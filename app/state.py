@@ -7,6 +7,7 @@ makes every change, and every read of the whole state, happen at once for other 
 callbacks on several).
 """
 
+import math
 import numbers
 import threading
 
@@ -14,7 +15,9 @@ import numpy as np
 import param
 from param.parameterized import Parameters, Undefined
 
-from . import actions, fields, frame, rules
+import core
+
+from . import actions, fields, rules
 from .rules import K_BOUNDS
 from .strings import LANGS, default_class_names
 
@@ -279,11 +282,11 @@ class Lesson(_LessonFields):
         return np.asarray(self.logits, dtype=float)
 
     def numbers(self):
-        """Everything the page shows about this lesson's maths (app/frame.py `numbers`, the one function).
+        """Everything the page shows about this lesson's maths (`_lesson_numbers`, the one function).
 
         From one whole state (`state()` reads it under the lock), so every derived method is consistent; the
         maths itself runs outside the lock, and other threads' changes need not wait for it."""
-        return frame.numbers(self.state())
+        return _lesson_numbers(self.state())
 
     @param.depends("logits", "T")
     def probabilities(self):
@@ -332,3 +335,39 @@ class Lesson(_LessonFields):
 
     # Last in the class body: from here on the name `param` is this namespace, not the module.
     param = _AllOrNothingNamespace()
+
+
+def _lesson_numbers(s):
+    """The lesson's maths for state `s`, computed by `core`, as plain floats and lists (what the page shows;
+    static/frame.mjs `lesson_numbers` computes the same in the browser, tests/js/lessons.test.mjs compares them)."""
+    z, T, y, eps = np.asarray(s["z"], dtype=float), s["T"], s["y"], s["eps"]
+    K = len(z)
+    log_p = core.log_softmax(z, T=T)
+    target = core.smoothed_target(y, K, eps)
+    g = -core.grad_logits(z, y, T=T, label_smoothing=eps)
+    # KL(y'‖p) from log p, not p: it stays finite where p underflows to 0 but log p does not. Both sums run
+    # left to right, as the browser's do (Python 3.12's sum() would compensate).
+    kl = g_sum = 0.0
+    for t, lp in zip(target.tolist(), log_p.tolist(), strict=True):
+        if t > 0:
+            kl += t * (math.log(t) - lp)
+    for v in g.tolist():
+        g_sum += v
+    others = [v for k, v in enumerate(s["z"]) if k != y]
+    return {
+        "p": core.softmax(z, T=T).tolist(),
+        "log_p": log_p.tolist(),
+        "target": target.tolist(),
+        "g": g.tolist(),
+        # Σ(y′ − p)/T is 0 in exact arithmetic; what remains is rounding in the last bits of the p_k, which a
+        # learner would misread as a real imbalance of the arrows.
+        "g_sum": 0.0 if abs(g_sum) < 1e-9 else g_sum,
+        "loss": float(core.cross_entropy(z, y, T=T, label_smoothing=eps)),
+        "floor": core.label_smoothing_floor(K, eps),
+        "kl": max(kl, 0.0),
+        "entropy": float(core.entropy(core.softmax(z, T=T))),
+        "lse": float(core.logsumexp(z / T)),
+        "ln_k": core.uniform_loss(K),
+        "gap_best": T * core.label_smoothing_optimal_gap(K, eps),
+        "gap_now": s["z"][y] - max(others),
+    }

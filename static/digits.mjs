@@ -1,4 +1,5 @@
-// Numbers as people read them, with every shown digit right: the JavaScript twin of app/digits.py.
+// Numbers as people read them, with every shown digit right (tests/js/digits.test.mjs checks every function
+// against the oracle, tests/digits_oracle.py).
 //
 // Display of a real y: fixed with 3 decimals (toFixed(3)) when y = 0 or 1e-3 ≤ |y| < 1e6, else 3
 // significant digits (toExponential(2)) as m×10<sup>e</sup>. toFixed/toExponential round the exact value of

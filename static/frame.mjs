@@ -1,22 +1,21 @@
-// From a lesson's state to everything drawn: the JavaScript twin of app/frame.py, which draws the first
-// frame (this draws every later one). `view` holds the drawing rules, handed over from Python (VIEW).
+// From a lesson's state to everything drawn: figure data, axes, readouts and the live text. The page is the
+// only renderer: it draws every frame with this, the first one included. `view` holds the drawing rules,
+// handed over from Python (VIEW in app/document.py). The numbers are core/'s (app/state.py computes the same
+// for Python), checked with the readouts and their digits in tests/js/lessons.test.mjs.
 
-/** The logit axis [start, end] for logits z: ±half_window around 0, moved or widened in whole units. */
+/** The logit axis [start, end] for logits z: ±half_window around 0, moved in whole units to hold them, or
+ * widened around them when a move by whole units would push the other end past a logit. A function of z alone,
+ * so a drag (which cannot leave the axis) never moves it. */
 export function logit_window(z, view) {
-  let lo = -view.half_window;
-  let hi = view.half_window;
+  const w = view.half_window;
   const zmin = Math.min(...z);
   const zmax = Math.max(...z);
-  if (zmax - zmin > hi - lo) {
+  const shift = zmax > w ? Math.ceil(zmax - w) : zmin < -w ? -Math.ceil(-w - zmin) : 0;
+  let [lo, hi] = [shift - w, shift + w];
+  if (zmin < lo || zmax > hi) {
     const half = (zmax - zmin) / 2 + 1;
     const mid = (zmax + zmin) / 2;
     [lo, hi] = [mid - half, mid + half];
-  } else if (zmax > hi) {
-    const up = Math.ceil(zmax - hi);
-    [lo, hi] = [lo + up, hi + up];
-  } else if (zmin < lo) {
-    const down = Math.ceil(lo - zmin);
-    [lo, hi] = [lo - down, hi - down];
   }
   return [lo - view.pad, hi + view.pad];
 }

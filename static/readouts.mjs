@@ -1,5 +1,5 @@
-// The readouts as HTML, from one frame's numbers: the JavaScript twin of app/readouts.py. Both write the same
-// HTML for the same state. Class names always go through escape_html: a name a person typed is text, never
+// The readouts as HTML, from one frame's numbers (tests/js/lessons.test.mjs checks their digits against
+// tests/digits_oracle.py). Class names always go through escape_html: a name a person typed is text, never
 // markup. Information readouts show the chosen unit first and the other one beside it.
 
 export function escape_html(s) {

@@ -1,7 +1,7 @@
 // The JavaScript twin of core/'s functions for one row of K logits (the page uses most; the parity test checks
 // them all): the same names, formulas, summation order and edge-case rules. The Python core is the truth;
-// tests/browser/test_parity.py checks this file against it on a shared fixture. It shares one module scope
-// with the other files of the bundle (app/bundle.py).
+// tests/js/twins.test.mjs checks this file against it on a shared fixture (tests/parity_cases.py). It shares
+// one module scope with the other files of the bundle (app/bundle.py).
 
 function check_logits(z) {
   if (z.length < 1) throw new Error("logits must hold at least one class");

@@ -1,17 +1,130 @@
-"""How e^u must be shown, computed with mpmath, independently of app/digits.py and static/digits.mjs.
+"""How numbers must be shown: the truth for every digit the page shows, written apart from static/digits.mjs.
 
-e^u = 10^(I + f): the mantissa 10^f and its rounding are worked at 60 digits (plus those of I); when the
-value lies within 10^-50 of a rounding boundary the precision doubles, so the answer is always exact.
+Display of a real y: fixed with 3 decimals when y = 0 or 1e-3 ≤ |y| < 1e6, else 3 significant digits as
+m×10<sup>e</sup>, with U+2212 minus signs, ties away from zero. `shown(x)` shows a double's exact value
+(Fraction arithmetic); `shown_exp(u)` shows e^u, computed with mpmath: e^u = 10^(I + f), the mantissa 10^f and
+its rounding worked at 60 digits (plus those of I); when the value lies within 10^-50 of a rounding boundary
+the precision doubles, so the answer is always exact. `to_fixed`, `js_string` and `logit_text` are what
+JavaScript's toFixed, String and the logit inputs' 12 significant digits write, from the ECMAScript rules.
 Also: near_ties(), doubles u whose e^u lies next to a boundary, the cases where a sloppy renderer errs.
 """
 
 import math
+from fractions import Fraction
+from functools import cache
 
 from mpmath import mp, mpf
 
 MINUS = "\u2212"
+SUPERSCRIPT = str.maketrans("0123456789\u2212", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
+def _exponent10(a):
+    """The e with 10^e ≤ a < 10^(e+1), for an exact a > 0."""
+    e = math.floor(math.log10(a.numerator) - math.log10(a.denominator))  # off by at most one
+    while Fraction(10) ** e > a:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
+    return e
+
+
+def _half_up_exact(a):
+    """The integer nearest to an exact a ≥ 0, a tie going up."""
+    return math.floor(a + Fraction(1, 2))
+
+
+def to_fixed(x, digits):
+    """JavaScript's x.toFixed(digits) for a finite |x| < 1e21: the exact value of the double rounded to
+    `digits` decimals, a tie away from zero; "-" for x < 0 (−0 has none).
+
+    >>> to_fixed(0.125, 2), to_fixed(-0.625, 2), to_fixed(2.0, 3), to_fixed(-0.0, 1), to_fixed(-1e-4, 3)
+    ('0.13', '-0.63', '2.000', '0.0', '-0.000')
+    """
+    n = str(_half_up_exact(abs(Fraction(x)) * 10**digits)).rjust(digits + 1, "0")
+    return ("-" if x < 0 else "") + (f"{n[:-digits]}.{n[-digits:]}" if digits else n)
+
+
+def shown(x):
+    """The display of a double x (fmt's contract): its exact value by the display rule.
+
+    >>> shown(0.41703), shown(-2.5), shown(1.5e-17), shown(0.0), shown(-0.0), shown(math.inf), shown(9.9951e10)
+    ('0.417', '−2.500', '1.50×10<sup>−17</sup>', '0.000', '0.000', '∞', '1.00×10<sup>11</sup>')
+    """
+    if math.isnan(x):
+        return "—"
+    if math.isinf(x):
+        return "∞" if x > 0 else MINUS + "∞"
+    a = abs(Fraction(x))
+    if a == 0 or Fraction(1, 1000) <= a < 10**6:
+        return to_fixed(x + 0.0, 3).replace("-", MINUS)
+    e = _exponent10(a)
+    n = _half_up_exact(a / Fraction(10) ** (e - 2))
+    if n == 1000:  # 9.995 rounds to 10.0: carry into the exponent
+        n, e = 100, e + 1
+    sign = MINUS if x < 0 else ""
+    return f"{sign}{n // 100}.{n % 100:02d}×10<sup>{_exponent(e)}</sup>"
+
+
+def shown_exp_text(u):
+    """`shown_exp` as plain text, as a label drawn on a canvas shows it: 7.67×10⁻³²⁴. For |u| < 2.3e6, where
+    the exponent is itself plain digits (a probability's label: u = log p ≥ −2·10⁴ in a lesson); None beyond.
+
+    >>> shown_exp_text(-744.0), shown_exp_text(0.0), shown_exp_text(1e300)
+    ('7.67×10⁻³²⁴', '1.000', None)
+    """
+    html = shown_exp(u)
+    if "<sup>" not in html:
+        return html
+    mantissa, exponent = html.removesuffix("</sup>").split("<sup>", 1)
+    return None if "<sup>" in exponent else mantissa + exponent.translate(SUPERSCRIPT)
+
+
+def js_string(x):
+    """JavaScript's String(x) for a finite double (ECMAScript's Number::toString): the shortest digits that
+    round-trip (Python's repr finds the same ones), laid out as JavaScript lays them out.
+
+    >>> js_string(2.0), js_string(-0.0), js_string(0.1), js_string(1e-7), js_string(1.5e21), js_string(123.45)
+    ('2', '0', '0.1', '1e-7', '1.5e+21', '123.45')
+    """
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    mantissa, _, exp = repr(abs(x)).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac).lstrip("0")
+    n = len(whole.lstrip("0")) + (int(exp) if exp else 0)  # x = 0.digits × 10^n
+    if not whole.lstrip("0"):
+        n -= len(frac) - len(frac.lstrip("0"))
+    digits = digits.rstrip("0")
+    k = len(digits)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return f"{sign}{digits[:n]}.{digits[n:]}"
+    if -6 < n <= 0:
+        return f"{sign}0.{'0' * -n}{digits}"
+    tail = f".{digits[1:]}" if k > 1 else ""
+    return f"{sign}{digits[0]}{tail}e{'+' if n > 0 else '-'}{abs(n - 1)}"
+
+
+def logit_text(z):
+    """A logit as its input shows it: String(Number(z.toPrecision(12))), 12 significant digits of the exact
+    value (a tie away from zero), read back as a double and written by `js_string`.
+
+    >>> logit_text(0.09999999999999998), logit_text(2.0), logit_text(-0.9), logit_text(-0.0)
+    ('0.1', '2', '-0.9', '0')
+    """
+    if z == 0:
+        return "0"
+    a = abs(Fraction(z))
+    e = _exponent10(a)
+    n = _half_up_exact(a / Fraction(10) ** (e - 11))
+    value = float(n * Fraction(10) ** (e - 11))  # Fraction → float rounds correctly, as Number("…") does
+    return js_string(-value if z < 0 else value)
+
+
+@cache  # the fixtures ask for the same u many times (a label and its cell)
 def shown_exp(u):
     """The display of e^u for a double u (fmt_exp's contract), correctly rounded."""
     if math.isnan(u):

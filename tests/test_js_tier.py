@@ -1,7 +1,9 @@
 """The pure JavaScript twins under `node --test` (tests/js/), on JSON fixtures that Python writes.
 
 The fixtures in tests/js/fixtures/ let `node --test tests/js/` run on its own; here each is first checked to be
-what its script writes today (a changed twin or case needs the script rerun), then node runs on fresh copies.
+what its script writes today (a changed twin, case, string or oracle needs the script rerun), then node runs on
+fresh copies. The tier holds the pure twins (core, rules, actions, links against Python's answers) and the page's
+renderer (numbers against core's, every shown digit against tests/digits_oracle.py).
 """
 
 import importlib.util
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = {"rules.json": ("make_fixture.py", "RULES_FIXTURE"), "twins.json": ("make_twins.py", "TWINS_FIXTURE")}
+FIXTURES = {"rules.json": ("make_fixture.py", "RULES_FIXTURE"), "twins.json": ("make_twins.py", "TWINS_FIXTURE"),
+            "lessons.json": ("make_lessons.py", "LESSONS_FIXTURE"), "digits.json": ("make_digits.py", "DIGITS_FIXTURE")}
 
 
 def load(path):
@@ -50,4 +53,5 @@ def test_the_javascript_twins_agree_with_python(fresh, tmp_path):
                           timeout=120)
     assert done.returncode == 0 and "# fail 0" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
     passed = re.search(r"^# pass (\d+)$", done.stdout, re.M)
-    assert passed and int(passed.group(1)) >= 9, done.stdout[-500:]  # rules.test.mjs and twins.test.mjs ran
+    # rules.test.mjs, twins.test.mjs, lessons.test.mjs and digits.test.mjs ran
+    assert passed and int(passed.group(1)) >= 24, done.stdout[-500:]

@@ -1,7 +1,7 @@
 """The lessons and links both twins are checked on: one shared fixture of cases, in Python.
 
-The Python twins (app/) compute the truth for each; tests/js/make_twins.py writes it into a JSON fixture for
-`node --test` (static/), and tests/browser/test_twins.py gives the frames to the page's bundle in Chromium.
+The Python side (core/ and app/) computes the truth for each; tests/js/make_twins.py (the twins) and
+tests/js/make_lessons.py (the page's renderer) write it into JSON fixtures for `node --test` (static/).
 States: K from 2 to 10, ε, both ends of T, clipped arrows, subnormal probabilities, odd names, both units
 and both languages. Links: every malformed kind seen (MALFORMED, each refused with a notice) and valid ones.
 """

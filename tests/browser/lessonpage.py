@@ -62,9 +62,11 @@ def exists(pg, name):
 
 
 def text(pg, css_class):
-    """The text a readout shows (its HTML with the tags taken out)."""
-    return pg.evaluate(f"(n) => {{ const d = document.createElement('div'); d.innerHTML = ({FIND})(n).text;"
-                       " return d.textContent; }", css_class)
+    """The text a readout shows on screen (mid-gesture the page writes its element, not yet its model)."""
+    return pg.evaluate(f"(n) => {{ const m = ({FIND})(n); const el = Bokeh.index.find_one(m)?.markup_el;"
+                       " if (el) return el.textContent;"
+                       " const d = document.createElement('div'); d.innerHTML = m.text; return d.textContent; }",
+                       css_class)
 
 
 def html(pg, css_class):

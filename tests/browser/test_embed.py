@@ -42,6 +42,10 @@ def course(new_page, exported, tmp_path):
     p.pg.goto((tmp_path / "course_page.html").as_uri())
     iframe = p.pg.wait_for_selector("iframe")
     p.frame = iframe.content_frame()
+    # The explainer sits below the fold. Chromium does not paint an off-screen cross-origin frame (a file page
+    # is one): the page has drawn its first frame into its models, and the figures map it to the screen once
+    # the learner scrolls to it.
+    iframe.scroll_into_view_if_needed()
     lp.wait_ready(p.frame)
     yield p
     assert p.errors == [], f"browser console errors: {p.errors}"

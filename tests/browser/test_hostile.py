@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import core
-from app import rules
+from app import fields, rules
 from tests.browser import lessonpage as lp
 
 # Tokens JSON cannot carry, decoded in the page.
@@ -174,6 +174,54 @@ model_writes = st.tuples(st.sampled_from([("logits", "data"), ("temperature", "v
                                           ("label_smoothing", "value"), ("units", "active"), ("lang", "value"),
                                           ("class_names", "value"), ("preset", "value"), ("theme", "active")]),
                          anything)
+# An example is a list of steps: writes, and "answer" (wait until Python has answered and the page agrees). The
+# writes between two answers run in one JavaScript task, so no message from Python lands between them: which
+# writes Python answers before the next is the example's, not the machine's load (the test once failed as
+# Hypothesis's FlakyFailure: a failure its replay did not repeat).
+step_lists = st.lists(st.one_of(state_changes.map(lambda c: ("state", c)), model_writes.map(lambda w: ("model", w)),
+                                st.just(("answer", None))), min_size=1, max_size=5)
+
+WRITE = f"""(writes) => {{ const decode = {DECODE}; const find = {lp.FIND};
+  for (const [kind, w] of writes) {{
+    if (kind === 'state') {{
+      const m = find('lesson'); const s = {{...m.state, ...decode(w.changes)}};
+      if (w.drop) delete s[w.drop];
+      m.state = s;
+    }} else {{
+      try {{ find(w.name)[w.attr] = decode(w.value); }} catch (e) {{ /* BokehJS's setter refused it */ }}
+    }}
+  }} }}"""
+
+
+def write_all(pg, writes):
+    """Every write at once, in one JavaScript task: forged states on the lesson model, values on page models."""
+    plain = []
+    for kind, write in writes:
+        if kind == "state":
+            plain.append(["state", {"changes": {k: v for k, v in write.items() if k != "__drop__"},
+                                    "drop": write.get("__drop__")}])
+        else:
+            (name, attr), value = write
+            # The logits shaped like what the drawing tool writes, with anything inside. (A source with no column
+            # at all makes BokehJS's own renderer assert for one frame before the page restores it: Bokeh's
+            # column store, not the page, is what that would test.)
+            plain.append(["model", {"name": name, "attr": attr, "value": {"z": value} if name == "logits" else value}])
+    pg.evaluate(WRITE, plain)
+
+
+def renames_on_python_only(write):
+    """A forged state that switches the language and leaves the names: Python renames default names (Lesson's
+    `_keep_whole`), the page's gatekeeper does not, so Python answers with a lesson of its own. A later write sent
+    before that answer arrives is undone by it: test_a_late_answer_from_python_does_not_undo_a_newer_change."""
+    kind, w = write
+    return kind == "state" and w.get("lang") in fields.BY_KEY["lang"].choices and "names" not in w
+
+
+def start_from(p, s):
+    """Put the lesson back to s from Python (holding the document's lock, as the server does); the page follows."""
+    p.explainer.document_lesson.document.add_next_tick_callback(lambda: p.lesson.set_state(s))
+    lp.wait_until(lambda: p.lesson.state() == s)  # first: the page may agree with Python before the tick runs
+    agree(p)
 
 
 @pytest.fixture(scope="module")
@@ -191,31 +239,45 @@ def hostile_page(browser, request):
         pass
 
     p = P()
-    p.pg, p.lesson, p.records, p.first, p.errors = pg, sessions[-1].lesson, records, len(records.records), errors
+    p.pg, p.explainer, p.records, p.first, p.errors = pg, sessions[-1], records, len(records.records), errors
+    p.lesson = p.explainer.lesson
     yield p
     context.close()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.one_of(state_changes.map(lambda c: ("state", c)), model_writes.map(lambda w: ("model", w))),
-                min_size=1, max_size=4))
-def test_random_and_hostile_values_never_break_the_session(hostile_page, writes):
+# Derandomized: the same 100 examples on every run and machine (until Hypothesis or this test changes), so a
+# failure is found again by the next run; each example starts from the same lesson, whatever the last one left.
+@settings(max_examples=100, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(step_lists)
+def test_random_and_hostile_values_never_break_the_session(hostile_page, steps):
     p = hostile_page
+    start_from(p, fields.default_state())
     p.errors.clear()  # the page lives across examples; each answers for its own
-    for kind, write in writes:
-        if kind == "state":
-            forge_state(p.pg, write)
-        else:
-            (name, attr), value = write
-            if name == "logits":
-                # Shaped like what the drawing tool writes, with anything inside. (A source with no column at
-                # all makes BokehJS's own renderer assert for one frame before the page restores it: Bokeh's
-                # column store, not the page, is what that would test.)
-                value = {"z": value}
-            forge_model(p.pg, name, attr, value)
-    agree(p)
+    batch = []
+    for step in [*steps, ("answer", None)]:
+        if step[0] != "answer":
+            batch.append(step)
+        if batch and (step[0] == "answer" or renames_on_python_only(step)):
+            write_all(p.pg, batch)
+            batch = []
+            agree(p)
     p.pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # painted
     no_tracebacks(p)
     assert p.errors == [], p.errors
     s = p.lesson.state()
     assert all(math.isfinite(v) for v in s["z"]) and 0.01 <= s["T"] <= 100
+
+
+# Not strict: whether the answer reaches the page after the newer commit is the server's timing. Written in two
+# tasks, as here, it does most of the time; written in one task (write_all) it did in no run so far. Once the
+# product is fixed this passes every time, and the mark can go.
+@pytest.mark.xfail(strict=False, reason="a known race in the product: the page takes Python's answer to an older "
+                                        "commit (its wire handler, on_wire in static/lesson.mjs) after it committed "
+                                        "a newer one, which Python then keeps (app/explainer.py _from_page, _to_page)")
+def test_a_late_answer_from_python_does_not_undo_a_newer_change(served_page):
+    p = served_page
+    forge_state(p.pg, {"lang": "ko"})  # valid: Python answers with the default names renamed (Lesson._keep_whole)
+    forge_state(p.pg, {"theme": "dark"})  # committed before that answer arrives
+    agree(p, timeout=3)
+    assert p.lesson.state()["theme"] == "dark"

@@ -9,10 +9,10 @@ import re
 import numpy as np
 
 import core
-from app.digits import fmt, to_fixed
+from app.document import CONTRACT, VIEW, control_names
 from app.export import main as main_export
-from app.frame import VIEW
 from app.strings import TEXT
+from tests import digits_oracle as oracle
 from tests.browser import lessonpage as lp
 
 DEFAULT_Z = [2.0, 1.0, 0.1]
@@ -43,9 +43,9 @@ def assert_consistent(pg, z=None):
     assert f"{loss / math.log(2):.3f} bits" in text
     entropy = lp.text(pg, "readout-entropy")
     H = float(core.entropy(want_p, base=2))
-    assert f"{to_fixed(H, 3)} bits" in entropy, (H, entropy)
+    assert f"{oracle.to_fixed(H, 3)} bits" in entropy, (H, entropy)
     if 0 < H < 5e-4:  # three decimals would say 0.000: the exact size stands beside them
-        assert f"({plain(fmt(H))})" in entropy
+        assert f"({plain(oracle.shown(H))})" in entropy
     for key in ("loss", "entropy", "lse", "arrows", "probs", "formula", "floor", "kl", "perplexity", "info"):
         shown_text = lp.text(pg, f"readout-{key}")
         assert "NaN" not in shown_text and "undefined" not in shown_text, (key, shown_text)
@@ -53,10 +53,7 @@ def assert_consistent(pg, z=None):
 
 
 def test_contract_names_exist(page):
-    for name in ("logits", "probs", "neg_grad", "settings", "target", "temperature", "true_class", "add_one",
-                 "reset", "add_class", "remove_class", "class_names", "preset", "label_smoothing", "units",
-                 "copy_link", "lang", "notice", "logit_figure", "prob_figure", "readout-loss", "readout-entropy",
-                 "readout-floor", "readout-kl", "readout-perplexity", "readout-gap"):
+    for name in [*(n for names in CONTRACT.values() for n in names), *control_names()]:
         assert lp.exists(page.pg, name), name
     assert lp.data(page.pg, "logits")["name"] == ["cat", "dog", "bird"]
 
@@ -220,9 +217,9 @@ def test_rapid_clicking_stays_exact(page):
     assert shown(pg)[0].tolist() == DEFAULT_Z
 
 
-def test_first_frame_equals_the_browser_renderer(page):
-    """Python draws the first frame (app/frame.py), the browser every later one (static/frame.mjs): the same
-    HTML and the same figure data for the same state."""
+def test_first_frame_equals_a_later_one(page):
+    """The page draws every frame, the first one too (at the logit figure's first layout, from a document
+    whose readouts and sources are empty): drawn again later, the same state gives the same HTML and data."""
     keys = [f"readout-{k}" for k in ("loss", "entropy", "lse", "arrows", "probs", "formula", "floor", "kl",
                                     "perplexity", "gap", "info", "sigmoid")]
     sources = ("probs", "neg_grad", "settings", "point_labels", "target")

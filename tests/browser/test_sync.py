@@ -9,7 +9,9 @@ import math
 
 import pytest
 
-from app.frame import window
+from app import fields
+from app.controls import CONTROLS
+from app.fields import BY_KEY
 from tests.browser import lessonpage as lp
 
 
@@ -65,36 +67,52 @@ def test_a_slider_drag_across_40_steps_sends_one_message(session):
     assert p.lesson.T == lp.state(p.pg)["T"] == pytest.approx(10 ** max(values), rel=1e-12)
 
 
-@pytest.mark.parametrize("gesture", ["true_class", "add_one", "reset", "add_class", "remove_class", "units",
-                                     "label_smoothing"])
-def test_each_pick_and_click_sends_one_message(session, gesture):
+def gesture_of(c, s):
+    """A change a learner makes with control row c from state s (app/controls.py), as a script makes it: the
+    model's property and the value to write, or None for a button (clicked with the mouse). Every widget kind
+    has one, so a new control is tested here without being named."""
+    f = BY_KEY.get(c.field)
+    if c.widget == "button":
+        return None
+    if c.widget == "log_slider":
+        return "value", math.log10(s[c.field]) - 0.25
+    if c.widget in ("slider", "number"):
+        return "value", round((f.bounds[0] + f.bounds[1]) / 3, 2)
+    if c.widget == "select" and f.kind == "index":
+        return "value", str((s[c.field] + 1) % len(s["z"]))
+    if c.widget in ("select", "radio"):
+        other = next(v for v in f.choices if v != s[c.field])
+        return ("value", other) if c.widget == "select" else ("active", f.choices.index(other))
+    if c.widget == "toggle":
+        return "active", True
+    if c.widget == "text":
+        return "value", ", ".join(f"{name}x" for name in s["names"])
+    if c.widget == "menu":
+        return "value", "two"
+    raise AssertionError(f"no gesture for a {c.widget} control ({c.name}): add one here")
+
+
+@pytest.mark.parametrize("c", CONTROLS, ids=[c.name for c in CONTROLS])
+def test_each_control_sends_one_message_and_the_lessons_agree(session, c):
+    """From a lesson every control can change (moved logits, four classes), each control changes it with one
+    message to Python, and Python's lesson equals the page's; a page command (copy link, save) sends none."""
     p = session
-    if gesture == "reset":
-        lp.click(p.pg, "add_one")
-        lp.wait_until(lambda: p.lesson.logits[0] == 3.0)
-    if gesture == "remove_class":
-        lp.click(p.pg, "add_class")
-        lp.wait_until(lambda: len(p.lesson.logits) == 4)
+    lp.click(p.pg, "add_class")
+    lp.wait_until(lambda: len(p.lesson.logits) == 4)
+    lp.click(p.pg, "add_one")
+    lp.wait_until(lambda: p.lesson.logits[0] == 3.0)
     lp.settled(p.pg)
-    before = len(p.sent)
-    if gesture == "true_class":
-        lp.set_value(p.pg, "true_class", "2")
-        expect = lambda: p.lesson.true_class == 2  # noqa: E731
-    elif gesture == "units":
-        lp.set_value(p.pg, "units", 1, attr="active")
-        expect = lambda: p.lesson.units == "bits"  # noqa: E731
-    elif gesture == "label_smoothing":
-        lp.set_value(p.pg, "label_smoothing", 0.1)
-        expect = lambda: p.lesson.label_smoothing == 0.1  # noqa: E731
+    before_state, before = lp.state(p.pg), len(p.sent)
+    gesture = gesture_of(c, before_state)
+    if gesture is None:
+        lp.click(p.pg, c.name)
     else:
-        K = len(p.lesson.logits)
-        lp.click(p.pg, gesture)
-        expect = {"add_one": lambda: p.lesson.logits[0] == 3.0, "reset": lambda: p.lesson.logits[0] == 2.0,
-                  "add_class": lambda: len(p.lesson.logits) == K + 1,
-                  "remove_class": lambda: len(p.lesson.logits) == K - 1}[gesture]
-    lp.wait_until(expect)
+        lp.set_value(p.pg, c.name, gesture[1], attr=gesture[0])
+    command = c.action in ("copy_link", "download_png")
+    if not command:
+        lp.wait_until(lambda: p.lesson.state() != before_state and p.lesson.state() == lp.state(p.pg))
     lp.settled(p.pg)
-    assert len(patches(p, before)) == 1, p.sent[before:]
+    assert len(patches(p, before)) == (0 if command else 1), p.sent[before:]
     assert p.lesson.state() == lp.state(p.pg)
 
 
@@ -121,27 +139,36 @@ def test_reset_from_python_puts_the_axis_where_the_page_button_does(session):
         lp.click(p.pg, "add_one")
     lp.wait_state(p.pg, "(s) => s.z[0] === 9")
     shifted = lp.logit_axis(p.pg)
-    assert shifted == list(window([9.0, 8.0, 7.1]))
+    assert shifted == [-3.6, 9.6]  # by hand: ±6 moved up by ⌈9 − 6⌉ = 3 whole units, plus 0.6 each side
     python(p, lambda: p.lesson.param.trigger("reset"))
     lp.wait_state(p.pg, "(s) => s.z[0] === 2")
     axis = lp.logit_axis(p.pg)
-    assert axis == list(window([2.0, 1.0, 0.1])) == [-6.6, 6.6]
+    assert axis == [-6.6, 6.6]  # ±6 holds (2, 1, 0.1), plus 0.6
 
 
-CHANGES = {
-    "logits": {"logits": [0.0, 3.0, -1.0]},
-    "initial_logits": {"initial_logits": [5.0, 4.0, 3.0]},
-    "class_names": {"class_names": ["ant", "bee", "<b>wasp</b>"]},
-    "T": {"T": 0.3},
-    "true_class": {"true_class": 2},
-    "label_smoothing": {"label_smoothing": 0.25},
-    "units": {"units": "bits"},
-    "lang": {"lang": "ko"},
-    "theme": {"theme": "dark"},
-    "lecture": {"lecture": True},
-    "notice": {"notice": "refused"},
-    "classes": {"class_names": ["a", "b"], "logits": [1.0, 2.0], "initial_logits": [1.0, 2.0]},
-}
+def changed(f):
+    """A valid value of field f (app/fields.py) that the default lesson does not hold, by the field's kind."""
+    start = fields.default_state()
+    if f.kind == "logits":
+        return [z + 3.0 for z in start[f.key]]
+    if f.kind == "names":
+        return ["ant", "bee", "<b>wasp</b>"]  # markup stays text
+    if f.kind == "real":
+        return (f.default + f.bounds[1]) / 2
+    if f.kind == "index":
+        return len(start["z"]) - 1
+    if f.kind == "choice":
+        return next(c for c in f.choices if c != f.default)
+    if f.kind == "flag":
+        return not f.default
+    if f.kind == "notice":
+        return "refused"
+    raise AssertionError(f"no changed value for a {f.kind} field ({f.key}): add one here")
+
+
+# One change per parameter of the lesson, and one that changes the number of classes.
+CHANGES = {**{f.param: {f.param: changed(f)} for f in fields.FIELDS},
+           "classes": {"class_names": ["a", "b"], "logits": [1.0, 2.0], "initial_logits": [1.0, 2.0]}}
 
 
 @pytest.mark.parametrize("change", CHANGES)
@@ -154,13 +181,13 @@ def test_every_lesson_parameter_reaches_the_page(session, change):
     assert lp.data(p.pg, "logits")["name"] == s["names"] and len(lp.data(p.pg, "probs")["p"]) == len(s["z"])
     if change == "initial_logits":  # and the page's reset goes there
         lp.click(p.pg, "reset")
-        lp.wait_until(lambda: p.lesson.logits == [5.0, 4.0, 3.0])
+        lp.wait_until(lambda: p.lesson.logits == CHANGES["initial_logits"]["initial_logits"])
     if change == "lang":
         assert lp.text(p.pg, "readout-loss").startswith("손실") and s["names"] == ["고양이", "개", "새"]
     if change == "theme":
         assert "dark" in lp.prop(p.pg, "explainer", "css_classes")
     if change == "T":
-        assert p.pg.evaluate(f"() => ({lp.FIND})('temperature').value") == pytest.approx(math.log10(0.3))
+        assert p.pg.evaluate(f"() => ({lp.FIND})('temperature').value") == pytest.approx(math.log10(s["T"]))
 
 
 def test_a_refused_python_change_raises_and_the_page_keeps_the_lesson(session):

@@ -4,7 +4,7 @@
 
 tests/js/twins.test.mjs checks the JavaScript twins against it: static/softmax.mjs against core/ on
 tests/parity_cases.py (to 1e-12 relative), static/actions.mjs against app/actions.py and static/link.mjs against
-app/link.py on tests/twin_cases.py (exactly). tests/test_js_twins.py checks that the file is what this script
+app/link.py on tests/twin_cases.py (exactly). tests/test_js_tier.py checks that the file is what this script
 writes, so rerun it after changing a twin or a case. Numbers JSON cannot hold are written as "inf", "-inf" and
 "nan".
 """

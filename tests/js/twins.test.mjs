@@ -1,5 +1,5 @@
 // The JavaScript twins against the Python ones, on the shared cases: `node --test tests/js/`.
-// The fixture (tests/js/fixtures/twins.json, written by tests/js/make_twins.py; tests/test_js_twins.py passes a
+// The fixture (tests/js/fixtures/twins.json, written by tests/js/make_twins.py; tests/test_js_tier.py passes a
 // fresh one in TWINS_FIXTURE) holds each case with Python's answer. The twins are the page's own bundle: the
 // static/ files joined in app/bundle.py's order, as the page runs them (they share one scope).
 import assert from "node:assert/strict";

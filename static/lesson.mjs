@@ -1,0 +1,191 @@
+// The lesson in the page: the state every gesture builds on, the page's gatekeeper, and the one commit.
+// The lesson lives in one model (`lesson.state`), the page's own (syncable=False). Python hears of a lesson
+// only through `wire.text`, the lesson as JSON text, written once per commit (one message when served) and
+// written by Python to send one back. Text is all that travels: a value a script forges on `lesson.state` (a
+// Date, a Symbol, a structure nested a thousand deep) is checked here and never reaches the server, which
+// could not decode it.
+
+const PAGES = new WeakMap(); // per lesson model (one per document or notebook output): what the page remembers
+
+function page_of(a, context) {
+  let page = PAGES.get(a.lesson);
+  if (page === undefined) {
+    page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
+      shadows: new WeakSet(), drawn: false, valid: null, sent: null, from_python: null, connection: null };
+    PAGES.set(a.lesson, page);
+    page.valid = first_state(a);
+    page.sent = a.wire.text;
+  }
+  page.a = a;
+  page.index = context.index ?? page.index;
+  return page;
+}
+
+// The first state is the wire's: Python built the page from it and may have changed it since (a notebook
+// cell that ran before its output was drawn). It is the truth, even where the page's own check would differ
+// (it never should; the twins are tested, and this keeps a page alive if they drift), and it needs no answer.
+function first_state(a) {
+  let first = a.lesson.state;
+  try {
+    first = JSON.parse(a.wire.text);
+  } catch {
+    // a page built without a wire text starts from its lesson model
+  }
+  try {
+    return checked(first, a);
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    return first;
+  }
+}
+
+/** The lesson every gesture builds on: the last valid state this page drew or wrote. */
+function now(page) {
+  return page.valid;
+}
+
+/** The state s, checked by the lesson's rules (app/rules.py has the twin), as a new plain object; a RuleError
+ * when it breaks one. Total: whatever a script put there (a Symbol, a sparse array, a Proxy or getter that
+ * throws, a toPrimitive that throws), the answer is a checked state or a RuleError. */
+function checked(s, a) {
+  try {
+    return checked_state(s, a.rules);
+  } catch (e) {
+    if (e instanceof RuleError) throw e;
+    throw new RuleError("refused", "an unreadable value");
+  }
+}
+
+// A list as plain values: holes read as undefined (which the rules refuse), a list longer than any lesson
+// holds is refused before it is read.
+function dense(value, rules) {
+  if (!Array.isArray(value)) return value;
+  if (value.length > rules.K[1]) throw new RuleError("class_count", "too many entries");
+  return Array.from({ length: value.length }, (_, k) => value[k]);
+}
+
+function checked_state(s, rules) {
+  const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
+  if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
+  const out = {}; // in the table's order, which is Python's
+  for (const f of rules.lesson_fields) out[f.key] = checked_field(f, s[f.key], rules);
+  const K = out.z.length;
+  if (out.initial.length !== K || out.names.length !== K) throw new RuleError("class_count", "counts differ");
+  if (out.y >= K) throw new RuleError("not_number", "the true class");
+  return out;
+}
+
+// One field of a state by its kind in the lesson's table (app/fields.py, which lists the kinds).
+function checked_field(f, value, rules) {
+  if (f.kind === "logits") return rule_logits(dense(value, rules), rules);
+  if (f.kind === "names") return clean_names(dense(value, rules), rules);
+  if (f.kind === "real") return rule_within(value, f.bounds, f.refusal);
+  if (f.kind === "notice") return rule_notice(value, rules);
+  if (f.kind === "index") {
+    if (!Number.isInteger(value) || value < 0) throw new RuleError("not_number", "a class index");
+    return value;
+  }
+  if (f.kind === "choice") {
+    if (typeof value !== "string" || !f.choices.includes(value)) throw new RuleError("refused", f.key);
+    return value;
+  }
+  if (f.kind === "flag") {
+    if (typeof value !== "boolean") throw new RuleError("refused", f.key);
+    return value;
+  }
+  throw new Error(`the lesson's table has a field of an unknown kind: ${f.kind}`);
+}
+
+/** The end of every gesture: check the next state once, keep it, tell Python, draw it. A state the rules
+ * refuse leaves the lesson as it was, drawn again with a notice. */
+function commit(page, next) {
+  let s;
+  try {
+    s = checked(next, page.a);
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    refuse(page, e.key);
+    return;
+  }
+  page.local_notice = null;
+  // A gesture that changes nothing (a point let go where it was, the page's own first frame of the logits
+  // source) tells Python nothing: a message crossing one of Python's would undo it there.
+  const changed = !same_json(s, page.valid);
+  page.valid = s;
+  if (changed) send(page, s);
+  if (same_json(s, page.a.lesson.state)) draw(page, s);
+  else page.a.lesson.state = s; // its trigger draws it, knowing it as the page's own
+}
+
+// Whether the model already holds s: then writing it again fires nothing. What a script left there may not
+// even have a JSON form (a BigInt), and then it is not s.
+function same_json(s, held) {
+  try {
+    return JSON.stringify(s) === JSON.stringify(held);
+  } catch {
+    return false;
+  }
+}
+
+/** Tell Python (when served, or in a notebook) of a checked state: its JSON text on the wire, once. */
+function send(page, s) {
+  const text = JSON.stringify(s);
+  if (text === page.a.wire.text) return;
+  page.sent = text;
+  page.a.wire.text = text;
+}
+
+/** A gesture the rules refuse: the lesson stays as it was, drawn again (controls included), with a notice. */
+function refuse(page, key) {
+  page.local_notice = key;
+  draw(page, now(page));
+}
+
+/** A whole gesture from a named action: the action's state, committed, or its refusal. */
+function act(page, action) {
+  let next;
+  try {
+    next = action(now(page));
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    refuse(page, e.key);
+    return;
+  }
+  whole(page, next);
+}
+
+/** The lesson changed: this page's commit, Python, or a script. A lesson that breaks the rules is never drawn:
+ * the last valid one goes back, with a notice (when served, Python refuses it too). */
+function on_state(page) {
+  const held = page.a.lesson.state;
+  if (held === page.valid) {
+    draw(page, held);
+    return;
+  }
+  page.local_notice = null;
+  let s;
+  try {
+    s = checked(held, page.a);
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e;
+    commit(page, { ...page.valid, notice: "refused" });
+    return;
+  }
+  page.valid = s;
+  // What Python sent needs no answer unless the page's rules changed it (they never should: twins).
+  if (held !== page.from_python || !same_json(s, held)) send(page, s);
+  draw(page, s);
+}
+
+/** Python sent a lesson (a notebook cell, a refusal put back); the page's own text comes back here too. */
+function on_wire(page) {
+  const text = page.a.wire.text;
+  if (text === page.sent) return;
+  page.sent = text;
+  try {
+    page.from_python = JSON.parse(text);
+  } catch {
+    return;
+  }
+  page.a.lesson.state = page.from_python;
+}

@@ -1,0 +1,154 @@
+// Start-up, links, the server, and what fired the callback. One CustomJS runs this bundle for every trigger
+// (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
+
+/** Once per page, at the logit figure's first layout (and again at later ones, which need no new frame). */
+function ready(page) {
+  const { a } = page;
+  if (!page.listening) {
+    page.listening = true;
+    listen(page);
+  }
+  const shadow = shadow_of(page, a.inputs);
+  if (shadow && !page.shadows.has(shadow)) {
+    page.shadows.add(shadow);
+    shadow.addEventListener("keydown", (ev) => on_input_key(page, ev));
+    shadow.addEventListener("change", (ev) => on_input_change(page, ev));
+  }
+  if (!page.drawn) {
+    page.drawn = true;
+    if (same_json(page.valid, a.lesson.state)) draw(page, page.valid);
+    else a.lesson.state = page.valid; // its trigger draws it, as the page's own
+  }
+  const inputs = element_of(page, a.inputs);
+  if (inputs) inputs.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
+}
+
+function listen(page) {
+  const { a } = page;
+  // A pointer held on a slider or a point is a gesture in progress until it is up (or this window loses it:
+  // a pointer released over a course page around the frame is never seen going up).
+  const down = (ev) => { if (ev.isPrimary) page.pointer_down = true; };
+  const up = (ev) => {
+    if (!ev.isPrimary) return;
+    page.pointer_down = false;
+    end_gesture(page);
+  };
+  window.addEventListener("pointerdown", down, true);
+  window.addEventListener("pointerup", up, true);
+  window.addEventListener("pointercancel", up, true);
+  window.addEventListener("blur", () => {
+    page.pointer_down = false;
+    end_gesture(page);
+  });
+  // A page opened without a link keeps its plain address until the learner changes something; one opened
+  // with a link gets it back cleaned (defaults in place of what could not be used).
+  if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
+    page.applied.link = link_of(now(page), a.strings, a.rules);
+  }
+  // An exported page inside an iframe tells its course page how tall it is, whenever that changes
+  // (examples/course_page.html sets the frame's height from it): a learner never scrolls inside a frame.
+  // Bokeh's page keeps <body> at the frame's height, so it is the explainer's own element that is watched.
+  const root = element_of(page, a.root);
+  if (a.mode === "file" && window.parent !== window && root) {
+    const tell = () => {
+      const height = root.getBoundingClientRect().bottom + window.scrollY;
+      window.parent.postMessage({ softmax_explainer_height: Math.ceil(height) }, "*");
+    };
+    new ResizeObserver(tell).observe(root);
+  }
+  if (a.mode === "file") {
+    page.link_ready = true;
+    window.addEventListener("hashchange", () => read_link(page));
+    read_link(page);
+  }
+}
+
+function read_link(page) {
+  const text = location.hash.replace(/^#/, "");
+  if (!text) return;
+  const [s] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
+  page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
+  whole(page, s);
+}
+
+// The served app's own address comes from Python (the page may sit inside a course page at another
+// address); a notebook has no address of its own, so it gives the keys to put after an explainer's "#".
+function copy_link(page) {
+  const { a } = page;
+  const link = link_of(now(page), a.strings, a.rules);
+  const url = a.mode === "served" ? `${a.app_url}?${link}`
+    : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
+  const say = (key) => {
+    page.local_notice = `${key}:${url}`;
+    draw(page, now(page));
+  };
+  // The link shows at once; the clipboard may ask for permission, or never answer (file pages, some browsers).
+  say("link_shown");
+  navigator.clipboard?.writeText(url).then(() => say("link_copied"), () => {});
+}
+
+function download_png(page) {
+  const layers = Object.values(page.a.figs).map((fig) => figure_canvas(page, fig));
+  const out = document.createElement("canvas");
+  out.width = layers.reduce((w, c) => w + c.width, 0);
+  out.height = Math.max(...layers.map((c) => c.height));
+  const ctx = out.getContext("2d");
+  ctx.fillStyle = page.a.themes[now(page).theme].bg;
+  ctx.fillRect(0, 0, out.width, out.height);
+  let x = 0;
+  for (const layer of layers) {
+    ctx.drawImage(layer, x, 0);
+    x += layer.width;
+  }
+  out.toBlob((blob) => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "softmax-explainer.png";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  });
+}
+
+// ---- the server: lost and back ---------------------------------------------------------------------------
+
+// A served page whose server goes away keeps working (every frame is computed here) and says so; once the
+// server answers again it offers the way back: the page's own link, which holds the whole lesson.
+const POLL_MS = 2000;
+
+function lost(page) {
+  if (page.a.mode !== "served" || page.connection) return;
+  page.connection = "lost";
+  draw(page, now(page));
+  // HEAD: any answer at all (Tornado's 405 included) means the server is back, and it opens no session.
+  const poll = () => fetch(page.a.app_url || location.href, { method: "HEAD", mode: "no-cors", cache: "no-store" })
+    .then(() => {
+      page.connection = "back";
+      draw(page, now(page));
+    }, () => setTimeout(poll, POLL_MS));
+  setTimeout(poll, POLL_MS);
+}
+
+// ---- what fired the callback ------------------------------------------------------------------------------
+
+// One callback serves every trigger, told apart by what fired it: a model whose property changed, an event
+// (pan, tap, a button's click) with the model it came from, or a document event (the document, and the event
+// as `data`).
+function dispatch(page, obj, data) {
+  const { a } = page;
+  if (obj === a.lesson) return on_state(page);
+  if (obj === a.wire) return on_wire(page);
+  if (data?.event_name === "connection_lost") return lost(page);
+  if (obj === a.sources.logits) return on_logits(page);
+  if (obj === a.figs.logit) return ready(page);
+  if (obj.event_name === "pan") return on_pan(page, obj);
+  if (obj.event_name === "panend") return end_gesture(page);
+  if (obj.event_name === "tap") return clear_selection(a.sources.logits);
+  const origin = event_origin(obj);
+  const c = a.control_rows.find((row) => a.controls[row.name] === origin);
+  if (c) return on_control(page, c);
+  throw new Error(`the explainer has no action for ${obj.event_name ?? obj.type ?? String(obj)}`);
+}
+
+export default (args, obj, data, context) => {
+  dispatch(page_of(args, context), obj, data);
+};

@@ -1,0 +1,127 @@
+"""Every BokehJS internal the page relies on (static/bokeh_adapter.mjs), one test per assumption, named after
+the adapter's function: a Bokeh upgrade that breaks one fails here, by name, before it fails a lesson.
+
+Each test uses the same BokehJS API the adapter uses, on the exported page (no server needed).
+"""
+
+import pytest
+
+from tests.browser import lessonpage as lp
+
+FIND = lp.FIND
+
+
+@pytest.fixture(scope="module")
+def pg(browser, exported):
+    context = browser.new_context(viewport={"width": 1280, "height": 960})
+    page = context.new_page()
+    page.goto(exported.as_uri())
+    lp.wait_ready(page)
+    yield page
+    context.close()
+
+
+def test_view_of_finds_the_view_of_a_model(pg):
+    assert pg.evaluate(f"() => {{ const m = ({FIND})('logit_figure'); return Bokeh.index.find_one(m).model === m; }}")
+
+
+def test_markup_of_is_the_element_a_div_draws_into(pg):
+    assert pg.evaluate(f"""() => {{ const m = ({FIND})('notice'); const el = Bokeh.index.find_one(m).markup_el;
+        return el instanceof HTMLElement && el.isConnected && el.getRootNode() instanceof ShadowRoot; }}""")
+
+
+def test_shadow_of_receives_events_from_a_divs_html(pg):
+    got = pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('logit_inputs'));
+        let seen = null; v.shadow_el.addEventListener('keydown', (ev) => {{ seen = ev.target.className; }});
+        v.markup_el.querySelector('.logit-input').dispatchEvent(new KeyboardEvent('keydown', {{bubbles: true,
+          composed: true}}));
+        return [v.shadow_el instanceof ShadowRoot, seen]; }}""")
+    assert got == [True, "logit-input"]
+
+
+def test_element_of_is_the_views_element_in_the_page(pg):
+    assert pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('explainer')).el.isConnected")
+
+
+def test_set_markup_silent_text_fires_no_change_and_lays_nothing_out(pg):
+    """`setv(..., {silent: true})` keeps the model's text without its change signal (which re-lays out the
+    page); the element shows what is written into it."""
+    got = pg.evaluate(f"""() => {{ const m = ({FIND})('live_region'); const v = Bokeh.index.find_one(m);
+        let fired = 0; m.properties.text.change.connect(() => fired++);
+        const before = m.text; m.setv({{text: before + ' '}}, {{silent: true}});
+        const kept = m.text === before + ' '; m.setv({{text: before}}, {{silent: true}});
+        return [kept, fired, v.markup_el.isConnected]; }}""")
+    assert got == [True, 0, True]
+
+
+def test_held_points_are_the_selection_during_a_drag(pg):
+    x, y = lp.point_xy(pg, 2)
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    pg.mouse.move(x, y - 20, steps=4)
+    held = pg.evaluate(f"() => Array.from(({FIND})('logits').selected.indices)")
+    pg.mouse.up()
+    lp.settled(pg)
+    assert held == [2]
+
+
+def test_changed_in_place_redraws_the_points(pg):
+    """Columns edited in place and `source.change.emit()`: the glyph takes the new values (the tool's own way)."""
+    got = pg.evaluate(f"""() => new Promise((done) => {{
+        const src = ({FIND})('logits');
+        const view = Bokeh.index.find_one(({FIND})('logit_figure'));
+        const glyph = [...view.renderer_views.values()].find((r) => r.model.data_source === src).glyph;
+        const before = glyph.sy[0]; src.data.z[0] -= 1; src.change.emit();
+        requestAnimationFrame(() => requestAnimationFrame(() => {{ const after = glyph.sy[0]; src.data.z[0] += 1;
+          src.change.emit(); done([before, after]); }})); }})""")
+    before, after = got
+    assert after > before, got
+
+
+def test_clear_selection_empties_the_selection(pg):
+    assert pg.evaluate(f"""() => {{ const src = ({FIND})('logits'); src.selected.indices = [1];
+        src.selection_manager.clear(); return src.selected.indices.length; }}""") == 0
+
+
+def test_figure_canvas_is_the_figures_pixels(pg):
+    got = pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const c = v.export('png', true).canvas; return [c instanceof HTMLCanvasElement, c.width > 100,
+        c.height > 100]; }}""")
+    assert got == [True, True, True]
+
+
+def test_event_origin_a_click_names_its_button(pg):
+    """A button's click reaches a js_event_callback as an event whose `origin` is the button."""
+    pg.evaluate(f"""() => {{ const b = ({FIND})('download_png'); const CustomJS = Bokeh.Models.get('CustomJS');
+        const cb = new CustomJS({{code: 'window.__clicked = [cb_obj.event_name, cb_obj.origin.name];'}});
+        b.js_event_callbacks = {{...b.js_event_callbacks,
+          button_click: [...(b.js_event_callbacks.button_click ?? []), cb]}}; }}""")
+    with pg.expect_download():
+        lp.click(pg, "download_png")
+    pg.wait_for_function("() => window.__clicked !== undefined")
+    assert pg.evaluate("() => window.__clicked") == ["button_click", "download_png"]
+
+
+def test_an_overlay_level_renderer_repaints_without_the_axes(pg):
+    """The data renderers sit at level "overlay" (app/document.py): a drag repaints the overlay layer only, not
+    the axes, grid and titles of the primary layer."""
+    got = pg.evaluate(f"""() => {{
+        const view = Bokeh.index.find_one(({FIND})('logit_figure'));
+        const counts = {{primary: 0, overlays: 0}};
+        const orig = {{primary: view._paint_primary, overlays: view._paint_overlays}};
+        view._paint_primary = (...a) => {{ counts.primary++; return orig.primary.apply(view, a); }};
+        view._paint_overlays = (...a) => {{ counts.overlays++; return orig.overlays.apply(view, a); }};
+        window.__paints = counts; window.__restore = () => Object.assign(view, {{_paint_primary: orig.primary,
+          _paint_overlays: orig.overlays}}); }}""")
+    assert got is None
+    x, y = lp.point_xy(pg, 1)
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    for i in range(1, 6):
+        pg.mouse.move(x, y - 6 * i)
+        pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    counts = pg.evaluate("() => window.__paints")
+    pg.mouse.up()
+    lp.settled(pg)
+    pg.evaluate("() => window.__restore()")
+    assert counts["overlays"] >= 4 and counts["primary"] == 0, counts
