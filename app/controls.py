@@ -50,6 +50,7 @@ CONTROLS = (
     Control("add_one", "button", "add_one", action="add_one", width=190, primary=True),
     Control("reset", "button", "reset", action="reset", width=210),
     Control("label_smoothing", "slider", "label_smoothing", field="eps", row=1, width=240),
+    Control("learning_rate", "number", "learning_rate", field="lr", row=1),
     Control("units", "radio", "units", field="units", row=1),
     Control("preset", "menu", "preset", action="preset", row=1, width=240),
     Control("add_class", "button", "add_class", action="add_class", row=1),
