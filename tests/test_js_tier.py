@@ -7,6 +7,7 @@ renderer (numbers against core's, every shown digit against tests/digits_oracle.
 """
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -33,10 +34,22 @@ def fresh():
     return {name: load(ROOT / "tests" / "js" / script).build() for name, (script, _) in FIXTURES.items()}
 
 
+# What names the versions a fixture was made with: another version of a package writing the same cases makes
+# the same fixture (CI's Python may have an older mpmath than the one that wrote it).
+VERSIONS = ("python", "numpy", "mpmath")  # rules.json names the Unicode version of its Python instead
+
+
+def content(text):
+    """A fixture without the versions it names."""
+    data = json.loads(text)
+    return {key: value for key, value in data.items() if key not in VERSIONS}
+
+
 @pytest.mark.parametrize("name", FIXTURES)
 def test_each_fixture_is_what_its_script_writes(fresh, name):
     stored = (ROOT / "tests" / "js" / "fixtures" / name).read_text(encoding="utf-8")
-    assert fresh[name] == stored, f"rerun python tests/js/{FIXTURES[name][0]}"
+    assert "produced_by" in json.loads(stored), "a fixture names the script that made it"
+    assert content(fresh[name]) == content(stored), f"rerun python tests/js/{FIXTURES[name][0]}"
 
 
 def test_the_javascript_twins_agree_with_python(fresh, tmp_path):

@@ -67,15 +67,12 @@ def test_held_points_are_the_selection_during_a_drag(pg):
 
 def test_changed_in_place_redraws_the_points(pg):
     """Columns edited in place and `source.change.emit()`: the glyph takes the new values (the tool's own way)."""
-    got = pg.evaluate(f"""() => new Promise((done) => {{
-        const src = ({FIND})('logits');
+    before = pg.evaluate(f"""() => {{ const src = ({FIND})('logits');
         const view = Bokeh.index.find_one(({FIND})('logit_figure'));
-        const glyph = [...view.renderer_views.values()].find((r) => r.model.data_source === src).glyph;
-        const before = glyph.sy[0]; src.data.z[0] -= 1; src.change.emit();
-        requestAnimationFrame(() => requestAnimationFrame(() => {{ const after = glyph.sy[0]; src.data.z[0] += 1;
-          src.change.emit(); done([before, after]); }})); }})""")
-    before, after = got
-    assert after > before, got
+        window.__glyph = [...view.renderer_views.values()].find((r) => r.model.data_source === src).glyph;
+        const before = window.__glyph.sy[0]; src.data.z[0] -= 1; src.change.emit(); return before; }}""")
+    pg.wait_for_function("(before) => window.__glyph.sy[0] > before", arg=before)
+    pg.evaluate(f"() => {{ const src = ({FIND})('logits'); src.data.z[0] += 1; src.change.emit(); }}")
 
 
 def test_clear_selection_empties_the_selection(pg):
