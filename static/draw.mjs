@@ -1,7 +1,8 @@
 // Drawing a state: the figures' sources, axes and look, the readouts, the logit inputs, the live region and the
 // link. Every write is skipped when the page already shows its value, so a frame costs what changed. A live
 // frame (a gesture in progress) leaves the logits source to the drawing tool and the controls, the live
-// region and the link to the gesture's end: nothing is written that the eye cannot see during a drag.
+// region and the link to the gesture's end, and so does a readout scrolled out of sight: nothing is written
+// that the eye cannot see during a drag.
 
 function strings(page, s = now(page)) {
   return page.a.strings[s.lang];
@@ -41,13 +42,14 @@ function draw(page, s, { live = false } = {}) {
   set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
   for (const [key, html] of Object.entries(f.readouts)) {
+    if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
     show(page, a.divs[key], html, live);
     if (key === "gap" || key === "sigmoid") set_if_changed(a.divs[key], { visible: html !== "" });
   }
   const notice = page.local_notice ?? s.notice;
   show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
   draw_axes(page, s, f);
-  draw_inputs(page, s, t);
+  if (!(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (live) return;
   draw_look(page, s);
   draw_controls(page, s, t);

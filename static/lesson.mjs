@@ -11,7 +11,7 @@ function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
     page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
-      shadows: new WeakSet(), drawn: false, valid: null, sent: null, from_python: null, connection: null };
+      shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, valid: null, sent: null, from_python: null, connection: null };
     PAGES.set(a.lesson, page);
     page.valid = first_state(a);
     page.sent = a.wire.text;

@@ -8,6 +8,7 @@ function ready(page) {
     page.listening = true;
     listen(page);
   }
+  watch_sight(page);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
     page.shadows.add(shadow);
@@ -21,6 +22,21 @@ function ready(page) {
   }
   const inputs = element_of(page, a.inputs);
   if (inputs) inputs.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
+}
+
+// Which readouts are out of sight (scrolled away, or below a phone's fold): a live frame skips them.
+function watch_sight(page) {
+  if (page.sight) return;
+  const { a } = page;
+  const boxes = new Map([...Object.values(a.divs), a.inputs].map((div) => [element_of(page, div), div]));
+  if (boxes.has(null)) return; // not all drawn yet: the next layout tries again
+  page.sight = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (e.isIntersecting) page.unseen.delete(boxes.get(e.target));
+      else page.unseen.add(boxes.get(e.target));
+    }
+  });
+  for (const el of boxes.keys()) page.sight.observe(el);
 }
 
 function listen(page) {

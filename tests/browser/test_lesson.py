@@ -108,6 +108,26 @@ def test_readouts_follow_every_frame_of_a_drag(page):
     assert lp.state(pg)["z"][1] == seen[-1]
 
 
+def test_a_readout_out_of_sight_during_a_drag_is_written_when_it_ends(new_page, exported):
+    """On a phone the readouts lie below the fold: a drag's frames leave them, its end writes them."""
+    p = new_page(block_network=True, viewport=(375, 667))
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    before = lp.text(p.pg, "readout-loss")
+    x, y = lp.point_xy(p.pg, 0)
+    p.pg.mouse.move(x, y)
+    p.pg.mouse.down()
+    for i in range(1, 6):
+        p.pg.mouse.move(x, y + 10 * i)
+        p.pg.wait_for_function(LIVE)
+    assert lp.text(p.pg, "readout-loss") == before, "out of sight, the loss waits for the gesture's end"
+    p.pg.mouse.up()
+    lp.settled(p.pg)
+    assert lp.text(p.pg, "readout-loss") != before
+    assert_consistent(p.pg)
+    assert p.errors == []
+
+
 def test_add_one_moves_every_logit_and_changes_no_probability(page):
     lp.drag(page.pg, 2, -60)
     z1, _, _, p1, g1 = shown(page.pg)
