@@ -2,10 +2,11 @@
 
     python tests/benchmarks/bench_drag_latency.py [--moves 200] [--rounds 3]
 
-Five pages in one run, in turn, each dragged the same way: the default lesson (K = 3) and the heaviest (K = 10
-with label smoothing, every readout on), each exported and served, and the peer: a bare Bokeh page whose point
-is dragged by the same PointDrawTool with no callback at all. Rounds alternate the pages, so a busy machine
-slows them alike, and the ratios to the peer are the figures to read.
+Six pages in one run, in turn, each dragged the same way: the default lesson (K = 3) and the heaviest (K = 10
+with label smoothing, every readout on), each exported and served; the peer, a bare Bokeh page whose point is
+dragged by the same PointDrawTool with no callback at all; and the explainer's own two figures with none of
+the page (one small callback redraws their bars, arrows and labels), which is what Bokeh itself costs for them.
+Rounds alternate the pages, so a busy machine slows them alike, and the ratios are the figures to read.
 
 Measured inside the page: t0 is the pointermove event's arrival; t1 is when the frame that shows the change
 has been painted: the first animation frame after the watched source changed (the `probs` source; the peer's
@@ -67,6 +68,57 @@ def peer_page():
     return file_html(fig, InlineOnly(), title="peer")
 
 
+# The same two figures as the explainer's (its own document's, every renderer at its level), with none of the
+# page: one small callback redraws the bars, arrows and labels from the dragged logits. What Bokeh itself costs
+# for these figures; the explainer's ratio to it is what the page adds.
+FIGURES_ONLY = """
+const z = Array.from(src.data.z), K = z.length, x = z.map((_, k) => k);
+const m = Math.max(...z), e = z.map((v) => Math.exp(v - m)), total = e.reduce((a, b) => a + b, 0);
+const p = e.map((v) => v / total), g = p.map((v, k) => (k === 0 ? 1 : 0) - v);
+probs.data = {x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === 0 ? 1 : 0))};
+neg_grad.data = {x, g, y0: z, y1: z.map((v, k) => v + 2 * g[k]), x_arrow: x.map((k) => k + 0.2),
+                 head: g.map(() => 12)};
+point_labels.data = {x, z, text: z.map((v) => v.toFixed(2))};
+"""
+
+
+def figures_only_page(lesson):
+    """The explainer's two figures for `lesson`, drawn once in Python, redrawn by FIGURES_ONLY during a drag."""
+    import numpy as np
+    from bokeh.document import Document
+    from bokeh.models import CustomJS
+
+    import core
+    from app.document import build
+
+    built = build(lesson.state(), mode="file")
+    figures = built.layout.children[1]
+    for model in figures.references():
+        model.js_property_callbacks, model.js_event_callbacks = {}, {}
+    sources = {m.name: m for m in figures.references() if isinstance(m, ColumnDataSource)}
+    z = np.asarray(lesson.logits, dtype=float)
+    K, p = len(z), core.softmax(z)
+    g = -core.grad_logits(z, 0)
+    x = list(range(K))
+    sources["logits"].data = {"z": list(z), "name": lesson.class_names}
+    sources["probs"].data = {"x": x, "p": list(p), "label": [f"{v:.3f}" for v in p],
+                             "is_true": [int(k == 0) for k in x]}
+    sources["neg_grad"].data = {"x": x, "g": list(g), "y0": list(z), "y1": list(z + 2 * g),
+                                "x_arrow": [k + 0.2 for k in x], "head": [12] * K}
+    sources["point_labels"].data = {"x": x, "z": list(z), "text": [f"{v:.2f}" for v in z]}
+    sources["target"].data = {"x": x, "y": [float(k == 0) for k in x], "x0": [k - 0.31 for k in x],
+                              "x1": [k + 0.31 for k in x]}
+    for axis in (figures.children[0].xaxis[0], figures.children[1].xaxis[0]):
+        axis.ticker.ticks = x
+    logit_figure = figures.children[0]
+    logit_figure.js_on_event("pan", CustomJS(args={"src": sources["logits"], "probs": sources["probs"],
+                                                   "neg_grad": sources["neg_grad"],
+                                                   "point_labels": sources["point_labels"]}, code=FIGURES_ONLY))
+    doc = Document()
+    doc.add_root(figures)
+    return file_html(doc, InlineOnly(), title="figures only")
+
+
 def measure(browser, url, watched, moves, ready):
     pg = browser.new_page(viewport={"width": 1280, "height": 960})
     # Nothing from the network: only the page itself (a file, or the app on this machine).
@@ -116,6 +168,8 @@ def main():
     ours.write_text(page_html(Lesson()), encoding="utf-8")
     heavy.write_text(page_html(heavy_lesson()), encoding="utf-8")
     peer.write_text(peer_page(), encoding="utf-8")
+    only = tmp / "figures_only.html"
+    only.write_text(figures_only_page(Lesson()), encoding="utf-8")
     port = free_port()
     server = serve(port)
     app = f"http://127.0.0.1:{port}/main"
@@ -124,6 +178,7 @@ def main():
              ("K = 3, served", app, "probs", lp.wait_ready),
              ("K = 10, ε = 0.1, served", f"{app}?z=2,1,0.1,-0.5,0.8,-1.2,0.3,-2,1.4,-0.7&eps=0.1&y=3&lang=ko",
               "probs", lp.wait_ready),
+             ("the same figures, no page, K = 3", only.as_uri(), "probs", lp.wait_drawn),
              ("peer: bare PointDrawTool drag", peer.as_uri(), "logits", lp.wait_drawn)]
     try:
         wait_serving(app, alive=lambda: server.poll() is None)
@@ -143,10 +198,13 @@ def main():
     rows = {name: (*p50_p95(painted), *p50_p95(frame), len(painted)) for name, (painted, frame) in got.items()}
     for name, (pp50, pp95, fp50, fp95, n) in rows.items():
         print(f"{name:32} {n:6d} {pp50:12.2f} {pp95:7.2f} {fp50:8.2f} {fp95:7.2f}")
-    peer_row = rows[pages[-1][0]]
+    peer_row, only_row = rows[pages[-1][0]], rows[pages[-2][0]]
     for name, (pp50, pp95, _, fp95, _) in list(rows.items())[:-1]:
         print(f"{name}: painted frame p95 {pp95 / peer_row[1]:.2f} × the peer's (p50 {pp50 / peer_row[0]:.2f} ×); "
               f"to the animation frame p95 {fp95 / peer_row[3]:.2f} ×")
+    for name, (pp50, pp95, *_) in list(rows.items())[:4:2]:
+        print(f"{name}: painted frame p95 {pp95 / only_row[1]:.2f} × the same figures with no page "
+              f"(p50 {pp50 / only_row[0]:.2f} ×)")
 
 
 if __name__ == "__main__":
