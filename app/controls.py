@@ -62,7 +62,6 @@ CONTROLS = (
     Control("copy_link", "button", "copy_link", action="copy_link", row=2, width=130),
     Control("download_png", "button", "download_png", action="download_png", row=2, width=190),
 )
-NAMES = tuple(c.name for c in CONTROLS)
 
 
 def table():

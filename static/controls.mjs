@@ -127,9 +127,7 @@ function on_control(page, c) {
   }
   const s = now(page);
   const value = read_value(c, model, s, a);
-  if (holds_state(c, value, s, a)) {
-    if (!page.gesture) return; // what the page wrote itself, or no change
-  }
+  if (holds_state(c, value, s, a) && !page.gesture) return; // what the page wrote itself, or no change
   const next = (from) => (c.action ? ACTIONS[c.action](from, a, value) : { ...from, [c.field]: value, notice: "" });
   if (c.widget.endsWith("slider") && page.pointer_down) slide(page, next);
   else act(page, next);

@@ -60,7 +60,9 @@ function draw(page, s, { live = false } = {}) {
 // ---- readouts: from one frame to the next a readout changes its numbers, not its elements --------------
 
 const PATCHES = new WeakMap(); // element → what it shows: its HTML's tags and its text and element nodes
-const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" }; // escape_html's
+const ENTITY = /&(amp|lt|gt|quot|#39);/g;
+const OTHER_ENTITY = /&(?!(amp|lt|gt|quot|#39);)/;
 const ATTRIBUTE = /([\w-]+)="([^"]*)"/g;
 
 function show(page, div, html, live = false) {
@@ -80,9 +82,9 @@ function patch_html(el, html) {
   const texts = parts.filter((p, i) => i % 2 === 0 && p !== "");
   const tags = parts.filter((_, i) => i % 2 === 1);
   const shape = tags.map((tag) => tag.replace(ATTRIBUTE, "$1")).join("") + `|${texts.length}`;
-  if (memo?.shape === shape && texts.every((text) => !/&(?!(amp|lt|gt|quot|#39);)/.test(text))) {
+  if (memo?.shape === shape && texts.every((text) => !OTHER_ENTITY.test(text))) {
     texts.forEach((text, i) => {
-      const data = text.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]);
+      const data = text.replace(ENTITY, (e) => ENTITIES[e]);
       if (memo.texts[i].data !== data) memo.texts[i].data = data;
     });
     tags.filter((tag) => !tag.startsWith("</")).forEach((tag, i) => {
@@ -96,7 +98,10 @@ function patch_html(el, html) {
   el.innerHTML = html;
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   const found = { texts: [], elements: [] };
-  while (walker.nextNode()) found[walker.currentNode.nodeType === Node.TEXT_NODE ? "texts" : "elements"].push(walker.currentNode);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    found[node.nodeType === Node.TEXT_NODE ? "texts" : "elements"].push(node);
+  }
   const opening = tags.filter((tag) => !tag.startsWith("</")).length;
   // The parser may not keep the HTML's shape (text it moves out of a table): then el is always written whole.
   const kept = found.texts.length === texts.length && found.elements.length === opening;
@@ -189,10 +194,9 @@ function draw_inputs(page, s, t) {
   });
 }
 
-/** The polite ARIA live region; the page writes its text once a gesture is done, never during one. */
+/** The polite ARIA live region (app/document.py writes the element, for a screen reader to know it before
+ * its text changes); the page writes its text once a gesture is done, never during one. */
 function show_live(page, text) {
-  const html = '<div class="live-region" role="status" aria-live="polite"></div>';
-  if (page.a.live.text !== html) set_markup(page, page.a.live, html, (el) => { el.innerHTML = html; });
   const region = markup_of(page, page.a.live)?.querySelector(".live-region");
   if (region && region.textContent !== text) region.textContent = text;
 }

@@ -15,17 +15,22 @@ from app.fields import BY_KEY
 from tests.browser import lessonpage as lp
 
 
-@pytest.fixture
-def session(request, new_page):
-    """A served page, the frames it sends to the server, and its session's Python explainer."""
-    url, sessions, _ = request.getfixturevalue("served")
-    p = new_page()
+def open_served(p, served):
+    """Page p opened on the served app, recording the frames it sends, with its session's Python explainer."""
+    url, sessions, _ = served
     p.sent = []
     p.pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: p.sent.append(str(payload))))
     p.pg.goto(url)
     lp.wait_ready(p.pg)
     p.explainer = sessions[-1]
     p.lesson = p.explainer.lesson
+    return p
+
+
+@pytest.fixture
+def session(request, new_page):
+    """A served page, the frames it sends to the server, and its session's Python explainer."""
+    p = open_served(new_page(), request.getfixturevalue("served"))
     yield p
     assert p.errors == [], p.errors
 
@@ -98,14 +103,7 @@ def one_page(browser, served):
     """One served page for every control's test: each starts from what the last one left."""
     from tests.browser.conftest import Page
 
-    url, sessions, _ = served
-    p = Page(browser)
-    p.sent = []
-    p.pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: p.sent.append(str(payload))))
-    p.pg.goto(url)
-    lp.wait_ready(p.pg)
-    p.explainer = sessions[-1]
-    p.lesson = p.explainer.lesson
+    p = open_served(Page(browser), served)
     yield p
     p.context.close()
     assert p.errors == [], p.errors
