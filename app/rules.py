@@ -385,3 +385,60 @@ def notice(value):
     if value and not (key in NOTICES and not colon or key in NOTICES_WITH_DETAIL):
         raise Refusal("refused", f"unknown notice {shown(value)}")
     return value
+
+
+def index(value, what):
+    """A class index: an integer (Python's or NumPy's, not a bool) from 0; the state checks it against K."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeRefusal("not_number", f"{what} must be a class index (an integer), got {shown(value)}")
+    if value < 0:
+        raise Refusal("not_number", f"{what} must be a class index from 0, got {shown(value)}")
+    return int(value)
+
+
+def checked_field(f, value):
+    """`value` cleaned by the rules of its row `f` of app/fields.py (static/lesson.mjs `checked_field`).
+
+    >>> checked_field(fields.BY_KEY["T"], np.float32(0.5)), checked_field(fields.BY_KEY["names"], [" a", "b"])
+    (0.5, ['a', 'b'])
+    """
+    if f.kind == "logits":
+        return logits(value, f.param)
+    if f.kind == "names":
+        return clean_names(value)
+    if f.kind == "real":
+        return within(value, f.bounds, f.param, f.refusal)
+    if f.kind == "index":
+        return index(value, f.param)
+    if f.kind == "notice":
+        return notice(value)
+    if f.kind == "choice":
+        if not isinstance(value, str) or value not in f.choices:
+            raise Refusal("refused", f"{f.param} must be one of {', '.join(f.choices)}, got {shown(value)}")
+        return value
+    if f.kind == "flag":
+        if not isinstance(value, bool):
+            raise TypeRefusal("refused", f"{f.param} must be True or False, got {shown(value)}")
+        return value
+    raise ValueError(f"app/fields.py: field {f.key!r} has an unknown kind {f.kind!r}")
+
+
+def checked_state(s):
+    """A whole lesson state (the links' short keys) checked, as a new dict: every field by its row, then the
+    counts together. A pure function, the twin of static/lesson.mjs `checked_state`; a `Refusal` when the
+    state breaks a rule.
+
+    >>> checked_state({**fields.default_state(), "y": 3})
+    Traceback (most recent call last):
+    app.rules.Refusal: true_class 3 is out of range for 3 classes
+    """
+    if not isinstance(s, dict) or set(s) != set(STATE_KEYS):
+        raise Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {shown(s)}")
+    out = {f.key: checked_field(f, s[f.key]) for f in fields.FIELDS}
+    K = len(out["names"])
+    if len(out["initial"]) != K or len(out["z"]) != K:
+        raise Refusal("class_count", f"{K} class names but {len(out['initial'])} initial logits and "
+                                     f"{len(out['z'])} logits (change them together: param.update)")
+    if out["y"] >= K:
+        raise Refusal("class_count", f"true_class {out['y']} is out of range for {K} classes")
+    return out

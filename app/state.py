@@ -8,7 +8,6 @@ callbacks on several).
 """
 
 import math
-import numbers
 import threading
 
 import numpy as np
@@ -23,74 +22,83 @@ from .strings import LANGS, default_class_names
 
 # The state's short keys (the links' keys) and the parameters they stand for: app/fields.py's table.
 STATE_KEYS = {f.key: f.param for f in fields.FIELDS}
-_LESSON_PARAMS = set(STATE_KEYS.values())
+KEY_OF = {name: key for key, name in STATE_KEYS.items()}
+
+
+class _Checked:
+    """A value `rules.checked_state` has already cleaned, set as it is (a batch checks once, not twice)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
 
 
 class _Cleaned:
-    """A parameter that keeps a cleaned value (stripped names, floats) and refuses what breaks the rules."""
+    """A parameter that keeps its value cleaned by the rules of its row of app/fields.py (stripped names,
+    floats) and refuses what breaks them; param's own checks then run on the cleaned value. Each kind keeps
+    its `row` in a slot of its own: param copies a parameter for each lesson by its slots."""
+
+    __slots__ = ()
+
+    def __init__(self, row, **params):
+        self.row = row
+        super().__init__(doc=row.doc, **params)
 
     def __set__(self, obj, val):
-        super().__set__(obj, self.clean(val))
-
-    def _validate(self, val):
-        super()._validate(self.clean(val))
+        super().__set__(obj, val.value if isinstance(val, _Checked) else rules.checked_field(self.row, val))
 
 
 class Logits(_Cleaned, param.List):
     """Two to ten finite logits, each within ±100 (the axis a learner can reach)."""
 
-    def __init__(self, default, **params):
-        super().__init__(default=default, item_type=float, bounds=K_BOUNDS, **params)
+    __slots__ = ["row"]
 
-    def clean(self, value):
-        return rules.logits(value, self.name or "logits")
+    def __init__(self, row, default):
+        super().__init__(row, default=default, item_type=float, bounds=K_BOUNDS)
 
 
 class ClassNames(_Cleaned, param.List):
     """Two to ten class names by the rules of app/rules.py (stripped, no control or direction characters)."""
 
-    def __init__(self, default, **params):
-        super().__init__(default=default, item_type=str, bounds=K_BOUNDS, **params)
+    __slots__ = ["row"]
 
-    def clean(self, value):
-        return rules.clean_names(value)
+    def __init__(self, row, default):
+        super().__init__(row, default=default, item_type=str, bounds=K_BOUNDS)
 
 
 class Real(_Cleaned, param.Number):
-    """A finite real within bounds: booleans, NaN and text are refused, not taken as numbers. `refusal` is the
-    string table's key for a value out of bounds."""
+    """A finite real within the row's bounds: booleans, NaN and text are refused, not taken as numbers."""
 
-    __slots__ = ["refusal"]
+    __slots__ = ["row"]
 
-    def __init__(self, default, *, refusal, **params):
-        self.refusal = refusal
-        super().__init__(default=default, **params)
-
-    def clean(self, value):
-        return rules.within(value, self.bounds, self.name or "value", self.refusal)
+    def __init__(self, row):
+        super().__init__(row, default=row.default, bounds=row.bounds)
 
 
 class Notice(_Cleaned, param.String):
     """"" or a key of the string table, with a detail after a colon for the link notices."""
 
-    def clean(self, value):
-        return rules.notice(value)
+    __slots__ = ["row"]
+
+    def __init__(self, row):
+        super().__init__(row, default=row.default)
 
 
 class ClassIndex(_Cleaned, param.Integer):
     """A class index: an integer (Python's or NumPy's, not a bool) from 0 to 9; the lesson checks it against
     its number of classes."""
 
-    def clean(self, value):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise rules.TypeRefusal("not_number",
-                                    f"{self.name} must be a class index (an integer), got {rules.shown(value)}")
-        return int(value)
+    __slots__ = ["row"]
+
+    def __init__(self, row):
+        super().__init__(row, default=row.default, bounds=(0, K_BOUNDS[1] - 1))
 
 
 class _AllOrNothing(Parameters):
-    """`lesson.param`: a batch update checks every value, and the lesson they make together, before any is set;
-    if setting still fails (a watcher refuses), every value is put back. All of it under the lesson's lock.
+    """`lesson.param`: a batch update checks the lesson it makes, whole, with the pure `rules.checked_state`
+    (and param's own parameters on a scratch lesson) before any value is set; if setting still fails (a
+    watcher refuses), every value is put back. All of it under the lesson's lock.
 
     >>> lesson = Lesson()
     >>> lesson.param.update(T=0.5, name=5)
@@ -106,51 +114,60 @@ class _AllOrNothing(Parameters):
         if lesson is None:
             return super().update(values)
         with lesson._lesson_lock:
-            cleaned = {}
-            for name, value in values.items():
-                if name not in self_:
-                    raise ValueError(f"{name!r} is not a parameter of {type(lesson).__name__}")
-                self_[name]._validate(value)  # every parameter, param's own `name` too: any can fail half-way
-                if isinstance(self_[name], _Cleaned):
-                    cleaned[name] = self_[name].clean(value)
-            lesson._check({**self_.values(), **cleaned})
+            unknown = next((name for name in values if name not in self_), None)
+            if unknown is not None:
+                raise ValueError(f"{unknown!r} is not a parameter of {type(lesson).__name__}")
+            ours = {KEY_OF[name]: value for name, value in values.items() if name in KEY_OF}
+            checked = rules.checked_state({**lesson.state(), **ours})
+            theirs = {name: value for name, value in values.items() if name not in KEY_OF}
+            if theirs:
+                # param has no public check of a value that leaves the object as it was: a scratch lesson
+                # takes them first, its watchers silent, so a refusal comes before the lesson is touched.
+                scratch = type(lesson)()
+                with param.discard_events(scratch):
+                    for name, value in theirs.items():
+                        setattr(scratch, name, value)
+            return self_.set_checked({**theirs, **{STATE_KEYS[k]: checked[k] for k in ours}})
+
+    def set_checked(self_, values):
+        """Set values already checked in one batch with param's public update, not cleaned again; put every one
+        back, silently, if a watcher refuses."""
+        lesson = self_.self
+        with lesson._lesson_lock:
             old = {name: getattr(lesson, name) for name in values}
-            batch, watchers, events = self_._BATCH_WATCH, list(self_._state_watchers), list(self_._events)
             try:
-                return super().update(values)
+                return super().update({name: _Checked(v) if isinstance(self_[name], _Cleaned) else v
+                                       for name, v in values.items()})
             except BaseException:
                 with param.discard_events(lesson):
-                    for name, value in old.items():
-                        setattr(lesson, name, value)
-                # param leaves the failed batch's events queued: the next change would announce them.
-                self_._BATCH_WATCH, self_._state_watchers, self_._events = batch, watchers, events
+                    super().update(old)
                 raise
 
 
-class _AllOrNothingNamespace(param.parameterized._NS):
-    """The `param` namespace of `Lesson` instances (param's own `_NS`, handing out `_AllOrNothing`)."""
+class _AllOrNothingNamespace:
+    """The `param` namespace of `Lesson`: its instances hand out `_AllOrNothing`."""
 
     def __get__(self, obj, objtype):
-        return super().__get__(obj, objtype) if obj is None else _AllOrNothing(objtype, self=obj)
+        return _AllOrNothing(objtype, self=obj)
 
 
 def lesson_parameter(f):
     """The `Lesson` parameter of a row of app/fields.py: its kind's type, with the row's default, bounds and doc."""
     start = fields.default_state()
     if f.kind == "logits":
-        return Logits(default=start[f.key], doc=f.doc)
+        return Logits(f, start[f.key])
     if f.kind == "names":
-        return ClassNames(default=start[f.key], doc=f.doc)
+        return ClassNames(f, start[f.key])
     if f.kind == "real":
-        return Real(default=f.default, bounds=f.bounds, refusal=f.refusal, doc=f.doc)
+        return Real(f)
     if f.kind == "index":
-        return ClassIndex(default=f.default, bounds=(0, K_BOUNDS[1] - 1), doc=f.doc)
+        return ClassIndex(f)
     if f.kind == "choice":
         return param.Selector(default=f.default, objects=list(f.choices), doc=f.doc)
     if f.kind == "flag":
         return param.Boolean(default=f.default, doc=f.doc)
     if f.kind == "notice":
-        return Notice(default=f.default, doc=f.doc)
+        return Notice(f)
     raise ValueError(f"app/fields.py: field {f.key!r} has an unknown kind {f.kind!r}")
 
 
@@ -197,7 +214,7 @@ class Lesson(_LessonFields):
         params.setdefault("logits", params["initial_logits"])
         params.setdefault("class_names", default_class_names(lang, K))
         super().__init__(**params)
-        self._check(self.param.values())
+        rules.checked_state(self.state())
         # Before any view's watcher (precedence ≥ 1), so a view never sees a broken lesson.
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
@@ -220,15 +237,6 @@ class Lesson(_LessonFields):
         self.__dict__["_lesson_lock"] = threading.RLock()
         super().__setstate__(state)
 
-    @staticmethod
-    def _check(v):
-        K = len(v["class_names"])
-        if len(v["initial_logits"]) != K or len(v["logits"]) != K:
-            raise rules.Refusal("class_count", f"{K} class names but {len(v['initial_logits'])} initial logits and "
-                                               f"{len(v['logits'])} logits (change them together: param.update)")
-        if v["true_class"] >= K:
-            raise rules.Refusal("class_count", f"true_class {v['true_class']} is out of range for {K} classes")
-
     def _keep_whole(self, *events):
         """Put back what a single assignment broke, then say why; a new language renames default names.
 
@@ -240,7 +248,7 @@ class Lesson(_LessonFields):
         [2.0, 1.0, 0.1]
         """
         try:
-            self._check(self.param.values())
+            rules.checked_state(self.state())
         except ValueError:
             with param.discard_events(self):
                 self.param.update({e.name: e.old for e in events})
@@ -259,13 +267,10 @@ class Lesson(_LessonFields):
 
     def set_state(self, s):
         """Take a whole state (from the page) at once, or refuse it and keep everything as it was."""
-        if not isinstance(s, dict) or set(s) != set(STATE_KEYS):
-            raise rules.Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {rules.shown(s)}")
+        checked = rules.checked_state(s)
         with self._lesson_lock:
-            # Compared by type first: `!=` on a NumPy array is an array, which has no truth value.
-            changes = {STATE_KEYS[k]: v for k, v in s.items()
-                       if type(v) is not type(now := getattr(self, STATE_KEYS[k])) or v != now}
-            self.param.update(changes)
+            self.param.set_checked({STATE_KEYS[k]: v for k, v in checked.items()
+                                    if v != getattr(self, STATE_KEYS[k])})
 
     def _act(self, *events):
         """An event runs the action of app/actions.py with its name, as the page's button of that name does."""

@@ -64,7 +64,7 @@ function dense(value, rules) {
   return Array.from({ length: value.length }, (_, k) => value[k]);
 }
 
-function checked_state(s, rules) {
+export function checked_state(s, rules) {
   const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
   if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
   const out = {}; // in the table's order, which is Python's

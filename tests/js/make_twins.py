@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import numpy as np  # noqa: E402
 
 import core  # noqa: E402
-from app import actions, link, rules  # noqa: E402
+from app import actions, fields, link, rules  # noqa: E402
 from app.bundle import FILES  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 from tests.parity_cases import cases  # noqa: E402
@@ -71,6 +71,29 @@ def action_answers(s):
     return out
 
 
+# A value of each kind the rules refuse, by the field's kind (JSON can carry each of them).
+BAD = {"logits": [[1.0], [0.0, "1", 2.0], [0.0, 101.0, 0.0], "1,2,3", None],
+       "names": [["a", "a"], ["a", " "], ["a", "b,c", "d"], "abc", [1, "b", "c"]],
+       "real": [True, "0.5", -1.0, 1e9, None], "index": [-1, 1.5, True, "0", 3],
+       "choice": ["furlongs", 1, None], "flag": ["yes", 0, None], "notice": [5, "nope", "clamped:x"]}
+
+
+def whole_states():
+    """States for the two gatekeepers (app/rules.py `checked_state`, static/lesson.mjs's twin): valid ones,
+    each field broken in each way of BAD, counts that disagree, extra and missing keys."""
+    s0 = base_state([2.0, 1.0, 0.1])
+    broken = [{**s0, f.key: v} for f in fields.FIELDS for v in BAD[f.kind]]
+    odd = [{**s0, "z": [1.0, 2.0]}, {**s0, "initial": [1.0] * 4}, {**s0, "extra": 1},
+           {k: v for k, v in s0.items() if k != "lr"}, [], "state"]
+    out = []
+    for s in STATES[::7] + broken + odd:
+        try:
+            out.append({"state": s, "checked": rules.checked_state(s)})
+        except rules.Refusal:
+            out.append({"state": s, "checked": None})
+    return out
+
+
 def build():
     near_limit = [base_state([99.5, 0.0, -3.0]), base_state(actions.TEN), base_state([1.0, 2.0], y=1),
                   base_state(actions.TEN[:9], names=TEXT["en"]["class_names"][1:10])]
@@ -91,6 +114,7 @@ def build():
         "actions": [{"state": s, "answers": action_answers(s)} for s in action_states],
         "links": links,
         "round_trips": round_trips,
+        "whole_states": whole_states(),
     }
     return json.dumps(plain(fixture), ensure_ascii=False, indent=0) + "\n"
 

@@ -81,3 +81,13 @@ test("a copied link opens exactly its lesson", () => {
     assert.deepEqual(plain({ ...back, notice: s.notice }), plain(s), text);
   }
 });
+
+test("both gatekeepers take and refuse the same whole states, and clean them alike", () => {
+  const refused = fixture.whole_states.filter((c) => c.checked === null).length;
+  assert.ok(refused >= 40 && fixture.whole_states.length - refused >= 30, "both kinds of case are there");
+  for (const { state, checked } of fixture.whole_states) {
+    const shown = JSON.stringify(state);
+    if (checked === null) assert.throws(() => twin.checked_state(state, rules), twin.RuleError, shown);
+    else assert.deepEqual(twin.checked_state(state, rules), checked, shown);
+  }
+});
