@@ -7,7 +7,10 @@
 /** A frame of the gesture in progress (`kind` names it; another kind in progress ends first). */
 function gesture_frame(page, kind, next) {
   if (page.gesture && page.gesture.kind !== kind) end_gesture(page);
-  page.gesture ??= { kind, last: null };
+  if (!page.gesture) {
+    page.gesture = { kind, last: null };
+    hold_box(page, true);
+  }
   page.gesture.last = next;
   draw(page, next, { live: true });
 }
@@ -16,7 +19,18 @@ function gesture_frame(page, kind, next) {
 function end_gesture(page) {
   const g = page.gesture;
   page.gesture = null;
+  if (g) hold_box(page, false);
   if (g?.last) commit(page, g.last);
+}
+
+// The table of classes is as tall as its rows, which a gesture's frames never change (they change with K):
+// held at its height while a gesture lasts, it is a box whose inside the browser lays out alone (contain),
+// where a box that follows its content makes every drag frame lay out the whole page again.
+function hold_box(page, held) {
+  const el = element_of(page, page.a.divs.probs);
+  if (!el) return;
+  el.style.height = held ? `${el.getBoundingClientRect().height}px` : "";
+  el.style.contain = held ? "strict" : "";
 }
 
 /** A whole gesture at once; one in progress ends first. */

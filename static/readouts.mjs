@@ -55,7 +55,9 @@ export function render_readouts(n, s, t) {
   const scale = Math.max(n.ln_k, n.loss) * 1.1;
   const [floor_w, kl_w, start_x] = [n.floor, n.kl, n.ln_k].map((v) => (100 * v / scale).toFixed(2));
   return {
-    probs: `<table>${table_row(head, "th")}${body.join("")}</table>`,
+    // thead and tbody written out: the parser adds a tbody the HTML lacks, and a frame whose HTML is not the
+    // shape the page shows is written whole (draw.mjs patch_html), every cell afresh on every drag frame.
+    probs: `<table><thead>${table_row(head, "th")}</thead><tbody>${body.join("")}</tbody></table>`,
     loss: `${label(eps ? t.loss_smoothed : t.loss)} ${info(n.loss)} <span class="start">· ${start}</span>`,
     entropy: `${label(t.entropy)} ${info(n.entropy)}` +
       ` <span class="aside">≤ ${t.entropy_max} = ${fixed3(log_k, unit)} = ${fixed3(log_k_other, other)}</span>`,
