@@ -7,6 +7,7 @@ browser; `bundle` refuses it first, naming both files. The files are read throug
 an installed package (a wheel, `pip install .` or editable) finds them from any folder.
 """
 
+import base64
 import re
 from functools import cache
 from importlib import resources
@@ -30,6 +31,25 @@ def read(name):
     except (ModuleNotFoundError, FileNotFoundError) as e:
         raise MissingFile(f"the package is missing its browser file static/{name} ({e}); reinstall "
                           "softmax-explainer") from None
+
+
+def read_bytes(name):
+    """The bytes of static/<name> from the installed package (a font)."""
+    try:
+        return resources.files("static").joinpath(name).read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError) as e:
+        raise MissingFile(f"the package is missing its file static/{name} ({e}); reinstall softmax-explainer") from None
+
+
+@cache
+def fonts_css():
+    """static/hangul.css with each font's file written into its url() as data: a page that carries its fonts
+    needs no request for them (the exported file works offline, the served page asks for nothing more)."""
+    css = read("hangul.css")
+    for name in re.findall(r'url\("([\w-]+\.woff2)"\)', css):
+        data = base64.b64encode(read_bytes(f"fonts/{name}")).decode("ascii")
+        css = css.replace(f'url("{name}")', f'url("data:font/woff2;base64,{data}")')
+    return css
 
 
 @cache

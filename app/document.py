@@ -73,7 +73,12 @@ SIZES = {
 # per logit unit) and gone below min_arrow (a zero-length Bokeh Arrow still draws a head); beyond many_classes
 # the tick labels turn and the value beside each point is left to the table.
 VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
-        "head_per_unit": 24, "min_arrow": 0.04, "many_classes": 6, "bar_width": 0.62}
+        "head_per_unit": 24, "min_arrow": 0.04, "many_classes": 6, "bar_width": 0.62,
+        # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
+        # (static/hangul.css), which the page gives the figures once it has loaded.
+        "hangul": "SX Hangul",
+        "font": 'helvetica, "Noto Sans CJK KR", "Apple SD Gothic Neo", "Malgun Gothic", NanumGothic, "SX Hangul", '
+                "sans-serif"}
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {
     "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true"),
@@ -94,9 +99,10 @@ READOUTS = {  # key: role; a block readout may take two lines on a wide screen
 
 
 # Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
-# 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it.
+# 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it,
+# and the Hangul font (static/hangul.css), which only the document's head can declare.
 VIEWPORT = ('{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">'
-            "{% endblock %}")
+            f"<style>{bundle.fonts_css()}</style>{{% endblock %}}")
 
 
 class LessonModel(DataModel):

@@ -52,6 +52,8 @@ function draw(page, s, { live = false } = {}) {
   if (!(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (live) return;
   draw_look(page, s);
+  // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
+  if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
   show_live(page, f.live);
   write_link(page, s);

@@ -1,0 +1,100 @@
+"""Korean on a machine with no Korean font: the page carries the Hangul of its interface (static/fonts/).
+
+A Chromium of its own sees only Latin fonts (fontconfig told so: FONTCONFIG_FILE), as a Debian image or a lab's
+Linux box does. Every Hangul character of the Korean interface is then drawn, in the readouts' own shadow root
+and on the figures' canvas, exactly as wide as the subset font says it is: a missing glyph would be the
+fallback's .notdef box, of another width. Served and exported, with the network blocked; the page's language
+is the document's, and its live region's from the first frame.
+"""
+
+import io
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from app import bundle
+from app.export import main as main_export
+from tests.browser import chromium
+from tests.browser import lessonpage as lp
+from tests.reference.make_hangul_font import needed
+
+# Latin fonts only (Debian's fontconfig pulls one of these in), never a Korean one.
+LATIN = [d for d in (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+         if d.is_dir()]
+SIZE = 100  # px: a width off by one unit of the font's em shows
+
+# Each character, set in a span inside the loss readout (its shadow root, its stylesheet) and on a canvas in the
+# figures' font, measured; the page's canvas font is the figures' own (set once the font has loaded).
+MEASURE = """([chars, size]) => {
+  const find = """ + lp.FIND + """;
+  const el = Bokeh.index.find_one(find("readout-loss")).markup_el;
+  const font = find("logit_figure").title.text_font;
+  const span = document.createElement("span");
+  span.style.fontSize = `${size}px`; span.style.whiteSpace = "pre";
+  el.append(span);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${size}px ${font}`;
+  const out = chars.map((c) => {
+    span.textContent = c;
+    return [span.getBoundingClientRect().width, ctx.measureText(c).width];
+  });
+  span.remove();
+  return [font, out];
+}"""
+
+
+@pytest.fixture(scope="module")
+def latin_browser(browser, tmp_path_factory):
+    """A second Chromium, from the session's Playwright, that sees only Latin fonts."""
+    conf = tmp_path_factory.mktemp("fonts") / "fonts.conf"
+    dirs = "".join(f"<dir>{d}</dir>" for d in LATIN)
+    conf.write_text(f'<?xml version="1.0"?><fontconfig>{dirs}'
+                    f"<cachedir>{conf.parent / 'cache'}</cachedir></fontconfig>", encoding="utf-8")
+    b = browser.browser_type.launch(executable_path=chromium.executable(), args=chromium.ARGS,
+                                    env={"FONTCONFIG_FILE": str(conf), "HOME": str(conf.parent)})
+    yield b
+    b.close()
+
+
+def advances(weight):
+    """Each needed character's advance width in the subset, in ems."""
+    font = TTFont(io.BytesIO(bundle.read_bytes(f"fonts/hangul-{weight}.woff2")))
+    cmap, hmtx, em = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    return {chr(c): hmtx[cmap[c]][0] / em for c in needed()}
+
+
+@pytest.mark.parametrize("where", ["exported", "served"])
+def test_every_hangul_character_of_the_interface_is_drawn_from_the_page_s_own_font(latin_browser, where, request,
+                                                                                     tmp_path):
+    if where == "served":
+        url = request.getfixturevalue("served")[0] + "?lang=ko"
+    else:
+        out = tmp_path / "ko.html"
+        assert main_export([str(out), "--lang", "ko"]) == 0
+        url = out.as_uri()
+    context = latin_browser.new_context(viewport={"width": 1024, "height": 900})
+    pg = context.new_page()
+    outside = []
+    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith((*chromium.LOCAL, url.split("/main")[0]))
+             else (outside.append(r.request.url), r.abort()))
+    pg.goto(url)
+    lp.wait_ready(pg)
+    pg.wait_for_function(f"() => ({lp.FIND})('logit_figure').title.text_font.includes('SX Hangul')")
+    want = advances(400)
+    font, got = pg.evaluate(MEASURE, [list(want), SIZE])
+    wrong = {c: (dom, canvas, w * SIZE) for c, (dom, canvas), w in zip(want, got, want.values(), strict=True)
+             if abs(dom - w * SIZE) > 0.5 or abs(canvas - w * SIZE) > 0.5}
+    assert len(want) > 150 and wrong == {}, (font, wrong)
+    assert pg.evaluate("() => document.fonts.check('700 16px \"SX Hangul\"', '손실')"), "the bold weight loaded"
+    # The page speaks its language from the first frame: to a screen reader, and in its live region.
+    live = pg.evaluate("""() => { for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
+      const r = Bokeh.index.find_one(m)?.markup_el?.querySelector?.(".live-region");
+      if (r) return r.textContent; } }""")
+    assert pg.evaluate("() => document.documentElement.lang") == "ko" and "손실" in live, live
+    assert outside == []
+    context.close()
+
+
+def test_the_font_adds_at_most_300_kb_to_the_page():
+    assert len(bundle.fonts_css().encode("utf-8")) <= 300_000
