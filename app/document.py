@@ -66,14 +66,17 @@ SIZES = {
     "lecture": {"title": "20px", "hint": "16px", "axis": "18px", "ticks": "20px", "ticks_many": "17px",
                 "labels": "17px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4, "target": 5},
 }
-# Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window around 0
-# (moved or widened in whole units to hold every logit) plus `pad` between the outermost draggable position and
-# the frame's edge; an arrow is drawn arrow_scale times as long as −∂L/∂z, arrow_dx right of its point, stopping
-# arrow_margin short of the frame's edge; its head is `head` px, shrinking with short arrows (head_per_unit px
-# per logit unit) and gone below min_arrow (a zero-length Bokeh Arrow still draws a head); beyond many_classes
-# the tick labels turn and the value beside each point is left to the table.
+# Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
+# side in steps of half_window where a logit would leave it, plus `pad` between the outermost draggable position
+# and the frame's edge; an arrow is drawn arrow_scale times as long as −∂L/∂z, arrow_dx right of its point, or
+# cut arrow_margin short of the frame's edge with a break mark (a dash of break_size px at break_angle,
+# break_at of the axis before the cut) and its value label_gap px from the cut; its head is `head` px,
+# shrinking with short arrows (head_per_unit px per logit unit), and below min_arrow it is a dot of dot_size px
+# (a zero-length Bokeh Arrow still draws a head); beyond many_classes the tick labels turn and the value beside
+# each point is left to the table.
 VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
-        "head_per_unit": 24, "min_arrow": 0.04, "many_classes": 6, "bar_width": 0.62,
+        "head_per_unit": 24, "min_arrow": 0.04, "break_at": 0.12, "break_angle": 0.6, "break_size": 24,
+        "dot_size": 8, "label_gap": 16, "many_classes": 6, "bar_width": 0.62,
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
         # (static/hangul.css), which the page gives the figures once it has loaded.
         "hangul": "SX Hangul",
@@ -82,7 +85,9 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {
     "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true"),
-    "neg_grad": ("x", "g", "y0", "y1", "x_arrow", "head"), "target": ("x", "y", "x0", "x1"),
+    "neg_grad": ("x", "g"), "target": ("x", "y", "x0", "x1"),
+    "arrows": ("x", "y0", "y1", "clipped", "head", "mark_y", "mark", "mark_alpha", "mark_angle", "mark_size", "label",
+               "label_dy"),
     "settings": ("T", "y", "eps"), "point_labels": ("x", "z", "text"),
 }
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
@@ -222,10 +227,18 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*LOGIT_RANGE))
     span = Span(location=0, dimension="width", line_color=palette["span"], line_dash="dashed")
     fig_z.add_layout(span)
-    arrows = Arrow(source=sources["neg_grad"], x_start="x_arrow", y_start="y0", x_end="x_arrow", y_end="y1",
+    arrows = Arrow(source=sources["arrows"], x_start="x", y_start="y0", x_end="x", y_end="y1",
                    line_color=palette["arrow"], line_width=size["arrow"],
                    end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]), level="overlay")
     fig_z.add_layout(arrows)
+    # Where an arrow is cut, a slanted dash across it; where it is too short for a head, a dot.
+    marks = fig_z.scatter(x="x", y="mark_y", marker="mark", angle="mark_angle", source=sources["arrows"],
+                          size="mark_size", line_width=3, line_color=palette["arrow"], fill_color=palette["arrow"],
+                          alpha="mark_alpha", level="overlay")
+    arrow_labels = LabelSet(source=sources["arrows"], x="x", y="y1", text="label", x_offset=8, y_offset="label_dy",
+                            text_baseline="middle", text_font_size=size["hint"], text_color=palette["arrow"],
+                            level="overlay")
+    fig_z.add_layout(arrow_labels)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
     points = fig_z.scatter(x=expr(index), y="z", source=sources["logits"], size=size["point"],
                            fill_color=palette["point"], line_color=palette["point_line"], line_width=2,
@@ -303,7 +316,8 @@ def build(s, mode="file", app_path="", app_url=""):
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
         "grids": [fig_z.ygrid[0], fig_p.ygrid[0]],
-        "glyphs": {"arrows": arrows, "heads": arrows.end, "points": points.glyph, "bars": bars.glyph,
+        "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
+                   "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span},
         "strings": TEXT, "rules": rules, "control_rows": controls_table(), "view": VIEW, "themes": THEMES,

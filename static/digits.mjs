@@ -49,12 +49,21 @@ export function fmt_exp(u) {
   return sci_html(a === b || exp_below(u, ...upper_edge(a, k)) ? a : b, k);
 }
 
-/** fmt_exp as plain text for labels drawn on a canvas: 7.67×10⁻³²⁴. */
-export function fmt_exp_text(u) {
-  const html = fmt_exp(u);
+// A number's HTML as plain text, its exponent in superscript characters: for labels drawn on a canvas.
+function as_text(html) {
   if (!html.includes("<sup>")) return html;
   const [mantissa, exponent] = html.replace("</sup>", "").split("<sup>");
   return mantissa + Array.from(exponent, (c) => SUPERSCRIPT[c] ?? c).join("");
+}
+
+/** fmt_exp as plain text for labels drawn on a canvas: 7.67×10⁻³²⁴. */
+export function fmt_exp_text(u) {
+  return as_text(fmt_exp(u));
+}
+
+/** fmt as plain text for labels drawn on a canvas: −2.500, 1.50×10⁻⁵. */
+export function fmt_text(x) {
+  return as_text(fmt(x));
 }
 
 /** A logit as its input shows it: 12 significant digits, so 0.1 − 1 + 1 shows as 0.1, not 0.09999999999999998. */

@@ -39,7 +39,8 @@ function draw(page, s, { live = false } = {}) {
     if (name === "logits" && live) continue;
     if (!same_columns(a.sources[name].data, data)) a.sources[name].data = data;
   }
-  set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
+  // A gesture's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
+  if (!live) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
   for (const [key, html] of Object.entries(f.readouts)) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
@@ -157,6 +158,8 @@ function draw_look(page, s) {
   const g = a.glyphs;
   g.arrows.setv({ line_color: p.arrow, line_width: size.arrow });
   g.heads.setv({ fill_color: p.arrow, line_color: p.arrow });
+  g.marks.setv({ fill_color: p.arrow, line_color: p.arrow });
+  g.arrow_labels.setv({ text_color: p.arrow, text_font_size: size.hint });
   g.points.setv({ fill_color: p.point, line_color: p.point_line, size: size.point });
   g.bars.fill_color = p.bar;
   g.outer.line_width = size.outline;

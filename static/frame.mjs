@@ -3,20 +3,13 @@
 // handed over from Python (VIEW in app/document.py). The numbers are core/'s (app/state.py computes the same
 // for Python), checked with the readouts and their digits in tests/js/lessons.test.mjs.
 
-/** The logit axis [start, end] for logits z: ±half_window around 0, moved in whole units to hold them, or
- * widened around them when a move by whole units would push the other end past a logit. A function of z alone,
- * so a drag (which cannot leave the axis) never moves it. */
+/** The logit axis [start, end] for logits z: ±half_window, grown on a side in whole steps of half_window
+ * only where a logit would leave it, plus `pad`. A function of z alone, which stays still while the logits move
+ * inside it: "add 1" lifts the points on an axis that does not move, until one would leave it. */
 export function logit_window(z, view) {
   const w = view.half_window;
-  const zmin = Math.min(...z);
-  const zmax = Math.max(...z);
-  const shift = zmax > w ? Math.ceil(zmax - w) : zmin < -w ? -Math.ceil(-w - zmin) : 0;
-  let [lo, hi] = [shift - w, shift + w];
-  if (zmin < lo || zmax > hi) {
-    const half = (zmax - zmin) / 2 + 1;
-    const mid = (zmax + zmin) / 2;
-    [lo, hi] = [mid - half, mid + half];
-  }
+  const hi = w * Math.max(1, Math.ceil(Math.max(...z) / w));
+  const lo = -w * Math.max(1, Math.ceil(-Math.min(...z) / w));
   return [lo - view.pad, hi + view.pad];
 }
 
@@ -49,11 +42,28 @@ export function lesson_numbers(s) {
   };
 }
 
-function arrow_heads(z, y1, view) {
-  return z.map((a, k) => {
-    const length = Math.abs(y1[k] - a);
-    return length < view.min_arrow ? 0 : Math.min(view.head, view.head_per_unit * length);
-  });
+/** The arrows as drawn: from each logit z_k, arrow_scale·(−∂L/∂z_k) logit units long, or cut arrow_margin
+ * short of the frame's edge, with a break mark near the cut and its value written beside it; an arrow too short
+ * for a head is a dot (never a bare dash). */
+function drawn_arrows(z, g, window, view) {
+  const [lo, hi] = window;
+  const [bottom, top] = [lo + view.arrow_margin, hi - view.arrow_margin];
+  const x = z.map((_, k) => k + view.arrow_dx);
+  const want = z.map((v, k) => v + view.arrow_scale * g[k]);
+  const y1 = want.map((v) => Math.min(top, Math.max(bottom, v)));
+  const clipped = want.map((v, k) => (v !== y1[k] ? 1 : 0));
+  const length = y1.map((v, k) => Math.abs(v - z[k]));
+  const tiny = length.map((l) => l < view.min_arrow);
+  const mark_y = y1.map((v, k) => (clipped[k] ? v - Math.sign(g[k]) * view.break_at * (hi - lo) : z[k]));
+  return {
+    x, y0: [...z], y1, clipped,
+    head: length.map((l) => (l < view.min_arrow ? 0 : Math.min(view.head, view.head_per_unit * l))),
+    mark_y, mark: clipped.map((c) => (c ? "dash" : "circle")), mark_alpha: clipped.map((c, k) => (c || tiny[k] ? 1 : 0)),
+    mark_angle: clipped.map((c) => (c ? view.break_angle : 0)),
+    mark_size: clipped.map((c) => (c ? view.break_size : view.dot_size)),
+    label: g.map((v, k) => (clipped[k] ? `−∂L/∂z = ${fmt_text(v)}` : "")),
+    label_dy: g.map((v) => (v > 0 ? -view.label_gap : view.label_gap)),
+  };
 }
 
 /** Everything drawn for state s with strings t: sources' data, axes, readouts' HTML and the live text. */
@@ -63,8 +73,6 @@ export function frame(s, t, view) {
   const K = z.length;
   const x = z.map((_, k) => k);
   const [lo, hi] = logit_window(z, view);
-  const [bottom, top] = [lo + view.arrow_margin, hi - view.arrow_margin];
-  const y1 = z.map((v, k) => Math.min(top, Math.max(bottom, v + view.arrow_scale * n.g[k])));
   const half = view.bar_width / 2;
   return {
     K,
@@ -74,9 +82,8 @@ export function frame(s, t, view) {
     sources: {
       logits: { z: [...z], name: [...s.names] },
       probs: { x, p: n.p, label: n.log_p.map(fmt_exp_text), is_true: x.map((k) => (k === y ? 1 : 0)) },
-      neg_grad: {
-        x, g: n.g, y0: [...z], y1, x_arrow: x.map((k) => k + view.arrow_dx), head: arrow_heads(z, y1, view),
-      },
+      neg_grad: { x, g: n.g },
+      arrows: drawn_arrows(z, n.g, [lo, hi], view),
       target: { x, y: n.target, x0: x.map((k) => k - half), x1: x.map((k) => k + half) },
       settings: { T: [s.T], y: [y], eps: [s.eps] },
       point_labels: { x, z: [...z], text: z.map((v) => v.toFixed(2)) },

@@ -38,7 +38,7 @@ function draw_fonts(page) {
     for (const fig of Object.values(a.figs)) fig.title.text_font = font;
     for (const hint of Object.values(a.hints)) hint.text_font = font;
     for (const axis of Object.values(a.axes)) axis.setv({ axis_label_text_font: font, major_label_text_font: font });
-    for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels]) labels.text_font = font;
+    for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
   });
 }
 

@@ -111,8 +111,8 @@ test("frame fills the document's sources, labels and axes", () => {
       assert.deepEqual(Object.keys(f.sources[name]), columns, `${where(l)} ${name}`);
       for (const values of Object.values(f.sources[name])) assert.equal(values.length, name === "settings" ? 1 : K);
     }
-    for (const column of ["p", "g", "y1", "head"]) {
-      const values = f.sources[column === "p" ? "probs" : "neg_grad"][column];
+    for (const [source, column] of [["probs", "p"], ["neg_grad", "g"], ["arrows", "y1"], ["arrows", "head"]]) {
+      const values = f.sources[source][column];
       assert.ok(values.every(Number.isFinite), `${where(l)} ${column}: ${values}`);
     }
     assert.deepEqual(f.sources.probs.label, expect.labels, where(l));
@@ -120,32 +120,45 @@ test("frame fills the document's sources, labels and axes", () => {
     assert.deepEqual(f.sources.probs.is_true, s.z.map((_, k) => (k === s.y ? 1 : 0)));
     assert.deepEqual(f.readouts, twin.render_readouts(twin.lesson_numbers(s), s, strings[s.lang]), where(l));
     assert.equal(f.live, expect.live, where(l));
-    // Every logit inside its axis; every arrow stops arrow_margin short of the edge.
+    // Every logit inside its axis; every arrow its true length, or cut arrow_margin short of the edge with its
+    // mark and value; a dot where it is too short for a head.
     const [lo, hi] = f.window;
     assert.ok(s.z.every((z) => lo <= z && z <= hi), where(l));
-    assert.ok(f.sources.neg_grad.y1.every((y) => lo + view.arrow_margin <= y && y <= hi - view.arrow_margin));
+    const a = f.sources.arrows;
+    const n = twin.lesson_numbers(s);
+    for (let k = 0; k < K; k++) {
+      const [y1, want] = [a.y1[k], s.z[k] + view.arrow_scale * n.g[k]];
+      assert.ok(lo + view.arrow_margin <= y1 && y1 <= hi - view.arrow_margin, where(l));
+      if (a.clipped[k]) {
+        assert.ok(y1 === lo + view.arrow_margin || y1 === hi - view.arrow_margin, where(l));
+        assert.ok(a.mark_alpha[k] === 1 && a.label[k].endsWith(twin.fmt_text(n.g[k])), `${where(l)} ${a.label[k]}`);
+      } else {
+        assert.equal(y1, want, where(l));
+        assert.equal(a.label[k], "");
+        assert.equal(a.mark_alpha[k], Math.abs(y1 - s.z[k]) < view.min_arrow ? 1 : 0, where(l));
+      }
+    }
     assert.deepEqual(f.x_range, [-0.6, K - 0.4]);
     assert.equal(f.many, K > view.many_classes);
   }
 });
 
 // The axis holds every logit where it can be dragged: `pad` inside each edge (static/gestures.mjs clamps
-// every logit there at each drag frame). A move by whole units alone could push the other end out (z from
-// −7.48 to 4.49 moved down by 2 gave [−8.6, 4.6], with 4.49 above the draggable 4.0); then it widens instead.
+// every logit there at each drag frame).
 test("every logit lies where it can be dragged, pad inside its axis", () => {
   for (const l of lessons) {
     const [lo, hi] = twin.logit_window(l.state.z, view);
     assert.ok(l.state.z.every((z) => lo + view.pad <= z && z <= hi - view.pad), `${where(l)}: [${lo}, ${hi}]`);
   }
-  const [lo, hi] = twin.logit_window([1.42, 4.49, -7.48], view);
-  assert.ok(lo + view.pad <= -7.48 && 4.49 <= hi - view.pad, `[${lo}, ${hi}]`);
 });
 
-test("the logit axis by hand: ±6 around 0, moved or widened in whole units, plus 0.6", () => {
+test("the logit axis by hand: ±6, grown on a side in steps of 6 only where a logit leaves it, plus 0.6", () => {
   assert.deepEqual(twin.logit_window([2, 1, 0.1], view), [-6.6, 6.6]);
-  assert.deepEqual(twin.logit_window([9, 8, 7.1], view), [-3.6, 9.6]); // moved up by ⌈9 − 6⌉ = 3
-  assert.deepEqual(twin.logit_window([9.5, 0, 1], view), [-2.6, 10.6]); // moved up by ⌈9.5 − 6⌉ = 4
-  assert.deepEqual(twin.logit_window([-100, 100], view), [-101.6, 101.6]); // widened: 100 + 1, plus 0.6
+  assert.deepEqual(twin.logit_window([6, 5, 4.1], view), [-6.6, 6.6]); // "add 1" four times: still
+  assert.deepEqual(twin.logit_window([7, 6, 5.1], view), [-6.6, 12.6]); // the fifth: grown at the top only
+  assert.deepEqual(twin.logit_window([12, 11, 10.1], view), [-6.6, 12.6]); // and still up to 12
+  assert.deepEqual(twin.logit_window([2, 25, 0.1], view), [-6.6, 30.6]);
+  assert.deepEqual(twin.logit_window([-100, 100], view), [-102.6, 102.6]);
 });
 
 test("the notice holds its escaped detail (a link's keys as text), and is empty when all is well", () => {
