@@ -65,6 +65,13 @@ function figure_canvas(page, fig) {
   return view_of(page, fig).export("png", true).canvas;
 }
 
+/** Take a figure out of the Tab order: Bokeh makes its canvas's event layer focusable for its tools' keys
+ * (CanvasView.events_el), and the page's figures take none (the logit inputs are the keyboard's way). */
+function untabbable(page, fig) {
+  const el = view_of(page, fig)?.canvas_view?.events_el;
+  if (el && el.tabIndex !== -1) el.tabIndex = -1;
+}
+
 /** The model a UI event came from: a button's click names its button as `origin`. */
 function event_origin(obj) {
   return obj.event_name === "button_click" ? obj.origin : obj;

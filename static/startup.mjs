@@ -10,6 +10,7 @@ function ready(page) {
   }
   watch_sight(page);
   draw_fonts(page);
+  for (const fig of Object.values(a.figs)) untabbable(page, fig);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
     page.shadows.add(shadow);

@@ -87,6 +87,13 @@ def test_figure_canvas_is_the_figures_pixels(pg):
     assert got == [True, True, True]
 
 
+def test_untabbable_the_canvas_event_layer_is_what_bokeh_makes_focusable(pg):
+    got = pg.evaluate(f"""() => ["logit_figure", "prob_figure"].map((n) => {{
+        const el = Bokeh.index.find_one(({FIND})(n)).canvas_view.events_el;
+        return [el instanceof HTMLElement && el.isConnected, el.tabIndex]; }})""")
+    assert got == [[True, -1], [True, -1]], "the page took both figures out of the Tab order"
+
+
 def test_event_origin_a_click_names_its_button(pg):
     """A button's click reaches a js_event_callback as an event whose `origin` is the button."""
     pg.evaluate(f"""() => {{ const b = ({FIND})('download_png'); const CustomJS = Bokeh.Models.get('CustomJS');

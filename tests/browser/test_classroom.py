@@ -325,12 +325,36 @@ FOCUSED_MODEL = f"""(names) => {{ const hosts = new Set(); let e = document.acti
   return null; }}"""
 
 
-def test_every_control_is_reachable_with_tab(open_page):
-    p = open_page()
-    reached = set()
+# The focused element's ring as drawn: its outline's style, width and colour (rgb), and the page's background.
+RING = f"""() => {{ const e = ({DEEP_FOCUS})(); const s = getComputedStyle(e);
+  return [e.tagName, s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor,
+          getComputedStyle(document.body).backgroundColor]; }}"""
+
+
+def luminance(rgb):
+    """WCAG relative luminance of a CSS rgb()/rgba() colour (an unset body background is white)."""
+    parts = [float(v) for v in re.findall(r"[\d.]+", rgb)]
+    if len(parts) == 4 and parts[3] == 0:
+        parts = [255, 255, 255]
+    channel = [c / 255 for c in parts[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channel]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_tab_reaches_every_control_with_a_visible_ring_and_nothing_else(open_page, theme):
+    p = open_page(f"theme={theme}")
+    reached, rings = set(), []
     for _ in range(60):
         p.pg.keyboard.press("Tab")
         name = p.pg.evaluate(FOCUSED_MODEL, [*control_names(), "logit_inputs"])
-        if name:
-            reached.add(name)
+        tag, style, width, colour, page = p.pg.evaluate(RING)
+        if tag == "BODY":  # past the last control, the browser's own stop
+            continue
+        assert name is not None, f"a Tab stop that is no control: {tag}"
+        reached.add(name)
+        lighter, darker = sorted([luminance(colour), luminance(page)], reverse=True)
+        rings.append((name, style, width, round((lighter + 0.05) / (darker + 0.05), 2)))
     assert reached == {*control_names(), "logit_inputs"}, reached
+    weak = [r for r in rings if r[1] != "solid" or r[2] < 2 or r[3] < 3]
+    assert weak == [], weak
