@@ -77,7 +77,6 @@ const z = Array.from(src.data.z), K = z.length, x = z.map((_, k) => k);
 const m = Math.max(...z), e = z.map((v) => Math.exp(v - m)), total = e.reduce((a, b) => a + b, 0);
 const p = e.map((v) => v / total), g = p.map((v, k) => (k === 0 ? 1 : 0) - v);
 probs.data = {x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === 0 ? 1 : 0))};
-neg_grad.data = {x, g};
 arrows.data = {x: x.map((k) => k + 0.2), y0: z, y1: z.map((v, k) => v + 2 * g[k]), clipped: x.map(() => 0),
                head: x.map(() => 12), mark_y: z, mark: x.map(() => "circle"), mark_alpha: x.map(() => 0),
                mark_angle: x.map(() => 0), mark_size: x.map(() => 8), label: x.map(() => ""),
@@ -107,7 +106,6 @@ def figures_only_page(lesson):
     sources["logits"].data = {"z": list(z), "name": lesson.class_names}
     sources["probs"].data = {"x": x, "p": list(p), "label": [f"{v:.3f}" for v in p],
                              "is_true": [int(k == 0) for k in x]}
-    sources["neg_grad"].data = {"x": x, "g": list(g)}
     sources["arrows"].data = {"x": [k + 0.2 for k in x], "y0": list(z), "y1": list(z + 2 * g), "clipped": [0] * K,
                               "head": [12] * K, "mark_y": list(z), "mark": ["circle"] * K, "mark_alpha": [0] * K,
                               "mark_angle": [0] * K, "mark_size": [8] * K, "label": [""] * K, "label_dy": [16] * K}
@@ -121,7 +119,7 @@ def figures_only_page(lesson):
             labels.visible = K <= VIEW["many_classes"]
     logit_figure = figures.children[0]
     logit_figure.js_on_event("pan", CustomJS(args={"src": sources["logits"], "probs": sources["probs"],
-                                                   "neg_grad": sources["neg_grad"], "arrows": sources["arrows"],
+                                                   "arrows": sources["arrows"],
                                                    "point_labels": sources["point_labels"]}, code=FIGURES_ONLY))
     doc = Document()
     doc.add_root(figures)
