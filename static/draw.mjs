@@ -53,6 +53,7 @@ function draw(page, s, { live = false } = {}) {
   if (!(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (live) return;
   draw_look(page, s);
+  draw_fonts(page, s);
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
@@ -170,6 +171,26 @@ function draw_look(page, s) {
   g.span.line_color = p.span;
   if (a.mode !== "notebook") document.body.style.background = s.theme === "dark" ? p.bg : "";
   page.applied.look = look;
+}
+
+// A canvas draws its text with the fonts loaded when it draws, and never again: once the lesson shows Hangul
+// (its language, or a class name), the figures are given the page's Hangul font (static/hangul.css) as soon as
+// both its weights have loaded, which draws them again. A page with no Hangul loads no font and draws nothing
+// twice. Where the page declares no such font (a notebook's output), the list falls through to the machine's.
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
+function draw_fonts(page, s) {
+  if (page.fonts || (s.lang !== "ko" && !s.names.some((name) => HANGUL.test(name)))) return;
+  page.fonts = true;
+  const { a } = page;
+  const loads = [400, 700].map((weight) => document.fonts.load(`${weight} 16px "${a.view.hangul}"`, "가"));
+  Promise.all(loads).catch(() => null).then(() => {
+    const font = a.view.font;
+    for (const fig of Object.values(a.figs)) fig.title.text_font = font;
+    for (const hint of Object.values(a.hints)) hint.text_font = font;
+    for (const axis of Object.values(a.axes)) axis.setv({ axis_label_text_font: font, major_label_text_font: font });
+    for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
+  });
 }
 
 // ---- the logit inputs, the live region, the link -----------------------------------------------------------

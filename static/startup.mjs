@@ -9,7 +9,6 @@ function ready(page) {
     listen(page);
   }
   watch_sight(page);
-  draw_fonts(page);
   for (const fig of Object.values(a.figs)) untabbable(page, fig);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
@@ -24,23 +23,6 @@ function ready(page) {
   }
   const inputs = element_of(page, a.inputs);
   if (inputs) inputs.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
-}
-
-// A canvas draws its text with the fonts loaded when it draws, and never again: the figures are given the
-// page's Hangul font (static/hangul.css) once both its weights have loaded, which draws them again. Where the
-// page declares no such font (a notebook's output), the list falls through to the machine's fonts.
-function draw_fonts(page) {
-  if (page.fonts) return;
-  page.fonts = true;
-  const { a } = page;
-  const loads = [400, 700].map((weight) => document.fonts.load(`${weight} 16px "${a.view.hangul}"`, "가"));
-  Promise.all(loads).catch(() => null).then(() => {
-    const font = a.view.font;
-    for (const fig of Object.values(a.figs)) fig.title.text_font = font;
-    for (const hint of Object.values(a.hints)) hint.text_font = font;
-    for (const axis of Object.values(a.axes)) axis.setv({ axis_label_text_font: font, major_label_text_font: font });
-    for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
-  });
 }
 
 // Which readouts are out of sight (scrolled away, or below a phone's fold): a live frame skips them.

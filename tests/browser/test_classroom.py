@@ -349,8 +349,8 @@ def test_tab_reaches_every_control_with_a_visible_ring_and_nothing_else(open_pag
         p.pg.keyboard.press("Tab")
         name = p.pg.evaluate(FOCUSED_MODEL, [*control_names(), "logit_inputs"])
         tag, style, width, colour, page = p.pg.evaluate(RING)
-        if tag == "BODY":  # past the last control, the browser's own stop
-            continue
+        if tag == "BODY":  # past the last control, the browser's own stop: one round is every stop
+            break
         assert name is not None, f"a Tab stop that is no control: {tag}"
         reached.add(name)
         lighter, darker = sorted([luminance(colour), luminance(page)], reverse=True)
