@@ -4,6 +4,7 @@ Nothing heavy is imported at the top: Ctrl-C while Bokeh loads must reach the `e
 interpreter (which would print a traceback).
 """
 
+import os
 import sys
 
 from .fields import FIELDS, default_state  # data only: the lesson's table and its strings
@@ -54,11 +55,15 @@ def main(argv=None):
 
             return export.main(argv[1:], prog=EXPORT)
         if argv[:1] == ["serve"]:
-            import subprocess
-
             from .server import serve_command
 
             command, env = serve_command(argv[1:])
+            if os.name == "posix":
+                # Panel's server takes this process's place: a service manager's SIGTERM reaches the server
+                # itself, where a child would outlive its killed parent and keep the port.
+                os.execve(command[0], command, env)
+            import subprocess
+
             return subprocess.call(command, env=env)
         print(USAGE, file=sys.stderr)
         return 2

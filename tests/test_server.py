@@ -1,8 +1,11 @@
 """The serving rules of app/server.py and the page's wire, without a browser (issue 13's regressions)."""
 
 import logging
+import socket
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +38,32 @@ def test_softmax_explainer_serve_signs_sessions_and_bounds_messages():
     assert server.serve_command([], environ={"BOKEH_SECRET_KEY": "k" * 50})[1]["BOKEH_SECRET_KEY"] == "k" * 50
     other = server.serve_command([], environ={})[1]["BOKEH_SECRET_KEY"]
     assert other != env["BOKEH_SECRET_KEY"], "a fresh secret each time the environment has none"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_terminated_softmax_explainer_serve_leaves_no_server_behind(tmp_path):
+    # Regression: `softmax-explainer serve` ran Panel's server as a child; a SIGTERM (a service manager, a
+    # script's terminate()) killed the wrapper and left the server holding the port.
+    from tests.browser.conftest import free_port, wait_serving
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port), "--address", "127.0.0.1"],
+                            cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_serving(f"http://127.0.0.1:{port}/main", alive=lambda: proc.poll() is None)
+        proc.terminate()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) != 0:
+                    return
+            time.sleep(0.1)
+        pytest.fail(f"something still serves on port {port} after its softmax-explainer serve was terminated")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def test_a_record_of_bokehs_server_is_one_short_line_without_its_traceback():
