@@ -21,6 +21,8 @@ from tests.browser.chromium import module_page
 @pytest.fixture(scope="module")
 def js(browser):
     page = module_page(browser, bundle())
+    # The rules and the strings once, not with each example (the rules' table of look-alikes is large).
+    page.evaluate("([r, s]) => { window.rules = r; window.strings = s; }", [rules.rules_data(), TEXT])
     yield page
     page.close()
 
@@ -36,9 +38,8 @@ LINK_PIECES = [f.link for f in FIELDS if f.link] + [
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(LINK_PIECES) | st.text(max_size=3), max_size=14).map("".join))
 def test_link_twins_agree_on_any_text(js, text):
-    got = js.evaluate("([t, rules, strings]) => { const pairs = twin.link_pairs(t);"
-                      " return [pairs, twin.parse_link(pairs, 'en', rules, strings)]; }",
-                      [text, rules.rules_data(), TEXT])
+    got = js.evaluate("(t) => { const pairs = twin.link_pairs(t);"
+                      " return [pairs, twin.parse_link(pairs, 'en', window.rules, window.strings)]; }", text)
     pairs = link.link_pairs(text)
     assert [list(p) for p in pairs] == got[0], text
     assert list(link.parse_link(pairs)) == got[1], text
