@@ -434,11 +434,16 @@ def checked_state(s):
     """
     if not isinstance(s, dict) or set(s) != set(STATE_KEYS):
         raise Refusal("refused", f"a lesson state has the keys {sorted(STATE_KEYS)}, got {shown(s)}")
-    out = {f.key: checked_field(f, s[f.key]) for f in fields.FIELDS}
-    K = len(out["names"])
-    if len(out["initial"]) != K or len(out["z"]) != K:
-        raise Refusal("class_count", f"{K} class names but {len(out['initial'])} initial logits and "
-                                     f"{len(out['z'])} logits (change them together: param.update)")
-    if out["y"] >= K:
-        raise Refusal("class_count", f"true_class {out['y']} is out of range for {K} classes")
-    return out
+    return checked_counts({f.key: checked_field(f, s[f.key]) for f in fields.FIELDS})
+
+
+def checked_counts(s):
+    """State `s`, whose fields are each clean, if its fields agree on the number of classes; a `Refusal`
+    otherwise. What a single assignment can break (the other fields were checked when they were set)."""
+    K = len(s["names"])
+    if len(s["initial"]) != K or len(s["z"]) != K:
+        raise Refusal("class_count", f"{K} class names but {len(s['initial'])} initial logits and "
+                                     f"{len(s['z'])} logits (change them together: param.update)")
+    if s["y"] >= K:
+        raise Refusal("class_count", f"true_class {s['y']} is out of range for {K} classes")
+    return s

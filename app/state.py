@@ -26,7 +26,7 @@ KEY_OF = {name: key for key, name in STATE_KEYS.items()}
 
 
 class _Checked:
-    """A value `rules.checked_state` has already cleaned, set as it is (a batch checks once, not twice)."""
+    """A value the rules have already cleaned, set as it is (a batch checks once, not twice)."""
 
     __slots__ = ("value",)
 
@@ -96,9 +96,10 @@ class ClassIndex(_Cleaned, param.Integer):
 
 
 class _AllOrNothing(Parameters):
-    """`lesson.param`: a batch update checks the lesson it makes, whole, with the pure `rules.checked_state`
-    (and param's own parameters on a scratch lesson) before any value is set; if setting still fails (a
-    watcher refuses), every value is put back. All of it under the lesson's lock.
+    """`lesson.param`: a batch update checks the lesson it makes, whole, with the pure rules (each given value by
+    `rules.checked_field`, then `rules.checked_counts`; param's own parameters on a scratch lesson) before any
+    value is set; if setting still fails (a watcher refuses), every value is put back. All of it under the
+    lesson's lock.
 
     >>> lesson = Lesson()
     >>> lesson.param.update(T=0.5, name=5)
@@ -118,7 +119,9 @@ class _AllOrNothing(Parameters):
             if unknown is not None:
                 raise ValueError(f"{unknown!r} is not a parameter of {type(lesson).__name__}")
             ours = {KEY_OF[name]: value for name, value in values.items() if name in KEY_OF}
-            checked = rules.checked_state({**lesson.state(), **ours})
+            # The given values cleaned; the rest already are: then the classes counted together.
+            checked = rules.checked_counts({**lesson.state(), **{key: rules.checked_field(fields.BY_KEY[key], value)
+                                                                 for key, value in ours.items()}})
             theirs = {name: value for name, value in values.items() if name not in KEY_OF}
             if theirs:
                 # param has no public check of a value that leaves the object as it was: a scratch lesson
@@ -136,12 +139,15 @@ class _AllOrNothing(Parameters):
         with lesson._lesson_lock:
             old = {name: getattr(lesson, name) for name in values}
             try:
-                return super().update({name: _Checked(v) if isinstance(self_[name], _Cleaned) else v
-                                       for name, v in values.items()})
+                return super().update(self_._as_checked(values))
             except BaseException:
                 with param.discard_events(lesson):
-                    super().update(old)
+                    super().update(self_._as_checked(old))
                 raise
+
+    def _as_checked(self_, values):
+        """Clean values wrapped for the lesson's own parameters, which then set them as they are."""
+        return {name: _Checked(v) if isinstance(self_[name], _Cleaned) else v for name, v in values.items()}
 
 
 class _AllOrNothingNamespace:
@@ -214,7 +220,7 @@ class Lesson(_LessonFields):
         params.setdefault("logits", params["initial_logits"])
         params.setdefault("class_names", default_class_names(lang, K))
         super().__init__(**params)
-        rules.checked_state(self.state())
+        rules.checked_counts(self.state())
         # Before any view's watcher (precedence ≥ 1), so a view never sees a broken lesson.
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
@@ -248,7 +254,7 @@ class Lesson(_LessonFields):
         [2.0, 1.0, 0.1]
         """
         try:
-            rules.checked_state(self.state())
+            rules.checked_counts(self.state())
         except ValueError:
             with param.discard_events(self):
                 self.param.update({e.name: e.old for e in events})
