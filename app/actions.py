@@ -5,11 +5,14 @@ in the page do the same thing, the limits included: an action that cannot be don
 was and says why in `notice` (a key of the string table); one that can clears the notice.
 """
 
+import core
+
 from .fields import TEN, default_logits
 from .rules import K_BOUNDS, LOGIT_LIMIT, name_key
 from .strings import TEXT, default_class_names
 
-__all__ = ["TEN", "PRESETS", "default_logits", "add_one", "reset", "add_class", "remove_class", "preset", "set_lang"]
+__all__ = ["TEN", "PRESETS", "default_logits", "add_one", "step",
+           "reset", "add_class", "remove_class", "preset", "set_lang"]
 PRESETS = ("seed", "two", "ten", "uniform")
 
 
@@ -19,6 +22,15 @@ def add_one(s):
     if max(z) > LOGIT_LIMIT:
         return {**s, "notice": "at_limit"}
     return {**s, "z": z, "notice": ""}
+
+
+def step(s):
+    """One gradient step on the logits, z ← z − η·(p − y′)/T (core.gradient_step); refused where a logit would
+    pass the limit."""
+    z = core.gradient_step(s["z"], s["y"], s["lr"], T=s["T"], label_smoothing=s["eps"])
+    if abs(z).max() > LOGIT_LIMIT:
+        return {**s, "notice": "at_limit"}
+    return {**s, "z": z.tolist(), "notice": ""}
 
 
 def reset(s):

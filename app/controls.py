@@ -9,8 +9,14 @@ their widget kind (static/controls.mjs, which receives the rows), and the tests 
 - field: the state key the control shows and sets, if any;
 - action: what a button or a menu does, or how a field control's value becomes the next state (a page action
   of static/controls.mjs `ACTIONS`: "add_one" → static/actions.mjs `add_one`; "rename" takes the typed text);
-- row: which row of controls it sits in (0 and 1 above the readouts, 2 under them); width in px;
-- symbol: what a log slider's label calls its value ("T = 0.50"); primary: a button drawn as the main one.
+- writes: the link keys an action changes: the control is locked when a link locks or hides any of them, or
+  its own field (a link's `lock` and `hide`, app/fields.py); it is hidden when its own field is hidden;
+- row: which row of controls it sits in (0 and 1 under the figures, 2 above the sections of readouts; then
+  the lab: 4 what a learner opens, 5 the gradient steps, 6 the draws, 7 the naive softmax, each shown with
+  its part; 3 the page's commands, at the end); width in px;
+- symbol: what a log slider's label calls its value ("T = 0.501"); primary: a button drawn as the main one.
+
+The twin of `locked` and `hidden` is static/controls.mjs `control_off`.
 """
 
 from dataclasses import asdict, dataclass
@@ -19,13 +25,15 @@ from dataclasses import asdict, dataclass
 WIDGETS = {
     "log_slider": "a Slider over log10 of a real field: slide it, or press the arrow keys",
     "slider": "a Slider over a real field",
-    "number": "a Spinner of a real field: type a value, or step it by its lower bound with the arrow keys",
+    "number": "a TextInput of a real field: type a value (a decimal comma is refused with a notice)",
     "select": "a Select of an index field (the classes) or a choice field (its choices' labels)",
     "radio": "a RadioButtonGroup of a choice field, one button per choice",
-    "toggle": "a Toggle of a flag field, or of a choice field with two choices (on is the second)",
+    "toggle": "a Toggle of a flag field, or of a choice field: on is its second choice (theme=auto shows as the "
+              "theme it resolves to)",
     "text": "a TextInput whose text becomes the field through its action",
     "button": "a Button that runs its action",
     "menu": "a Select of the action's arguments; choosing one runs the action and the menu goes back to none",
+    "checks": "a CheckboxButtonGroup of a keys field, one button per choice, pressed when the state holds it",
 }
 
 
@@ -38,6 +46,7 @@ class Control:
     label: str
     field: str | None = None
     action: str | None = None
+    writes: tuple = ()
     row: int = 0
     width: int = 150
     symbol: str | None = None
@@ -47,21 +56,55 @@ class Control:
 CONTROLS = (
     Control("temperature", "log_slider", "temperature", field="T", width=300, symbol="T"),
     Control("true_class", "select", "true_class", field="y", width=170),
-    Control("add_one", "button", "add_one", action="add_one", width=190, primary=True),
-    Control("reset", "button", "reset", action="reset", width=210),
+    Control("add_one", "button", "add_one", action="add_one", writes=("z",), width=190, primary=True),
+    Control("reset", "button", "reset", action="reset", writes=("z",), width=210),
     Control("label_smoothing", "slider", "label_smoothing", field="eps", row=1, width=240),
-    Control("learning_rate", "number", "learning_rate", field="lr", row=1),
     Control("units", "radio", "units", field="units", row=1),
-    Control("preset", "menu", "preset", action="preset", row=1, width=240),
-    Control("add_class", "button", "add_class", action="add_class", row=1),
-    Control("remove_class", "button", "remove_class", action="remove_class", row=1, width=190),
-    Control("class_names", "text", "class_names_box", field="names", action="rename", row=2, width=320),
-    Control("lang", "select", "lang", field="lang", action="set_lang", row=2),
-    Control("theme", "toggle", "theme", field="theme", row=2, width=140),
-    Control("lecture", "toggle", "lecture", field="lecture", row=2, width=140),
-    Control("copy_link", "button", "copy_link", action="copy_link", row=2, width=130),
-    Control("download_png", "button", "download_png", action="download_png", row=2, width=190),
+    Control("preset", "menu", "preset", action="preset", writes=("z", "names", "T", "y", "eps"), row=1, width=240),
+    Control("add_class", "button", "add_class", action="add_class", writes=("z", "names"), row=1),
+    Control("remove_class", "button", "remove_class", action="remove_class", writes=("z", "names", "y"), row=1,
+            width=190),
+    # The lab: what a learner opens (row 4), and each part's own controls in a row that shows with it (VIEW
+    # "lab_rows"). Play keeps stepping once per frame: a page command, as the state holds no "playing".
+    Control("learn", "toggle", "learn", field="learn", row=4, width=170),
+    Control("sample", "toggle", "sample", field="sample", row=4, width=170),
+    Control("jacobian", "toggle", "jacobian", field="jacobian", row=4, width=170),
+    Control("naive", "toggle", "naive", field="naive", row=4, width=210),
+    Control("step", "button", "step", action="step", writes=("z",), row=5, width=130, primary=True),
+    Control("play", "button", "play", action="play", writes=("z",), row=5, width=110),
+    # Its track marks η = 4T², below which a step never overshoots (static/draw.mjs draw_lab_figures).
+    Control("learning_rate", "log_slider", "learning_rate", field="lr", row=5, width=300, symbol="η"),
+    Control("log_loss", "toggle", "log_loss", field="logloss", row=5, width=150),
+    Control("num_samples", "number", "num_samples", field="n", row=6, width=130),
+    Control("seed", "number", "seed", field="seed", row=6, width=130),
+    Control("naive_dtype", "radio", "naive_dtype", field="dtype", row=7, width=260),
+    Control("sections", "checks", "sections", field="open", row=2, width=340),
+    Control("class_names", "text", "class_names_box", field="names", action="rename", row=3, width=320),
+    Control("lang", "select", "lang", field="lang", action="set_lang", row=3),
+    Control("theme", "toggle", "theme", field="theme", row=3, width=140),
+    Control("lecture", "toggle", "lecture", field="lecture", row=3, width=140),
+    Control("copy_link", "button", "copy_link", action="copy_link", row=3, width=130),
+    # Every field back to where the page opened, but those a link locks or hides and the reader's own
+    # (language, theme, lecture mode, open sections): never locked itself.
+    Control("reset_all", "button", "reset_all", action="reset_all", row=3, width=170),
+    Control("download_png", "button", "download_png", action="download_png", row=3, width=190),
 )
+
+BY_NAME = {c.name: c for c in CONTROLS}
+
+
+def locked(c, s):
+    """Whether control c is inert in lesson state s: a link locks or hides its field or a key its action writes.
+
+    >>> locked(BY_NAME["add_one"], {"lock": ["z"], "hide": []}), locked(BY_NAME["add_one"], {"lock": ["T"], "hide": []})
+    (True, False)
+    """
+    return any(key in s["lock"] or key in s["hide"] for key in (c.field, *c.writes) if key)
+
+
+def hidden(c, s):
+    """Whether control c is left out of lesson state s's page: a link hides its field."""
+    return c.field is not None and c.field in s["hide"]
 
 
 def table():

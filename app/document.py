@@ -18,13 +18,16 @@ from bokeh.layouts import column, row
 from bokeh.model import DataModel
 from bokeh.models import (
     Arrow,
+    BasicTicker,
     Button,
+    CheckboxButtonGroup,
     ColumnDataSource,
     CustomJS,
     CustomJSExpr,
     CustomJSTickFormatter,
     Div,
     FixedTicker,
+    HoverTool,
     InlineStyleSheet,
     LabelSet,
     PointDrawTool,
@@ -33,15 +36,15 @@ from bokeh.models import (
     Select,
     Slider,
     Span,
-    Spinner,
     TextInput,
     Title,
     Toggle,
     VeeHead,
+    Whisker,
 )
 from bokeh.plotting import figure
 
-from . import bundle
+from . import bundle, controls
 from .actions import PRESETS
 from .controls import CONTROLS
 from .controls import table as controls_table
@@ -62,9 +65,12 @@ THEMES = {
 # Sizes that lecture mode (a projector) makes larger: px for text, lines and markers.
 SIZES = {
     "normal": {"title": "14px", "hint": "12px", "axis": "13px", "ticks": "15px", "ticks_many": "13px",
-               "labels": "13px", "arrow": 4, "point": 22, "outline": 7, "outline_inner": 3, "target": 3},
-    "lecture": {"title": "20px", "hint": "16px", "axis": "18px", "ticks": "20px", "ticks_many": "17px",
-                "labels": "17px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4, "target": 5},
+               "yticks": "12px", "labels": "13px", "arrow": 4, "point": 22, "outline": 7, "outline_inner": 3,
+               "target": 3},
+    # No text below 20 px for the back row.
+    "lecture": {"title": "20px", "hint": "20px", "axis": "20px", "ticks": "20px", "ticks_many": "20px",
+                "yticks": "20px", "labels": "20px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4,
+                "target": 5},
 }
 # Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
 # side in steps of half_window where a logit would leave it, plus `pad` between the outermost draggable position
@@ -77,6 +83,15 @@ SIZES = {
 VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
         "head_per_unit": 24, "min_arrow": 0.04, "break_at": 0.12, "break_angle": 0.6, "break_size": 24,
         "dot_size": 8, "label_gap": 16, "many_classes": 6, "bar_width": 0.62,
+        # Where labels sit, in px (static/frame.mjs `fit` keeps them clear of everything else by `clearance`):
+        # a cut arrow's value right of it, a bar's value above it, a point's value left of it and a little down.
+        "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,
+        # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
+        # sigmoid are always shown.
+        # The lab's rows of controls (app/controls.py), each shown while its flag is on.
+        "lab_rows": {"5": "learn", "6": "sample", "7": "naive"},
+        "section_of": {"probs": "table", "formula": "table", "entropy": "info", "floor": "info", "kl": "info",
+                       "perplexity": "info", "info": "info", "gap": "info", "lse": "lse", "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
         # (static/hangul.css), which the page gives the figures once it has loaded.
         "hangul": "SX Hangul",
@@ -84,22 +99,30 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
                 "sans-serif"}
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {
-    "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true"),
+    "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true", "label_y", "label_alpha"),
     "neg_grad": ("x", "g"), "target": ("x", "y", "x0", "x1"),
     "arrows": ("x", "y0", "y1", "clipped", "head", "mark_y", "mark", "mark_alpha", "mark_angle", "mark_size", "label",
                "label_dy"),
-    "settings": ("T", "y", "eps"), "point_labels": ("x", "z", "text"),
+    "settings": ("T", "y", "eps"), "point_labels": ("x", "z", "text", "dy", "alpha"),
 }
+# The lab's sources, which static/draw.mjs `lab_frame` fills from the page's own record as well as the state:
+# the loss after each step (y: as drawn, log10 of it on the log scale), the draws on the bars (from the kept
+# noise), the Jacobian's cells (row-major).
+LAB_SOURCES = {"loss_history": ("step", "loss", "y"), "samples": ("x", "count", "freq", "lower", "upper"),
+               "jacobian": ("i", "j", "value", "color", "text")}
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
 LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
 # The polite ARIA live region, empty: the page writes its text once a change is done, never during a drag (a
 # live region must be in the page before its text changes for a screen reader to announce it).
 LIVE_REGION = '<div class="live-region" role="status" aria-live="polite"></div>'
-READOUTS = {  # key: role; a block readout may take two lines on a wide screen
-    "probs": "readout-probs", "formula": "readout-block", "sigmoid": "readout-line", "info": "readout-info",
+# key: role; a block readout may take two lines on a wide screen, a short one one line on a phone
+READOUTS = {
+    "py": "readout-short", "probs": "readout-probs", "formula": "readout-block", "sigmoid": "readout-line",
+    "info": "readout-info",
     "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
     "perplexity": "readout-line", "gap": "readout-block", "lse": "readout-line", "arrows": "readout-line",
+    "update": "readout-lab", "race": "readout-lab", "chain": "readout-lab", "naive": "readout-lab",
 }
 
 
@@ -152,26 +175,27 @@ CONTRACT = {
 # What fires the callback, by widget kind (app/controls.py WIDGETS); a button fires its click event.
 WIRED = {"log_slider": ("value", "value_throttled"), "slider": ("value", "value_throttled"), "number": ("value",),
          "select": ("value",),
-         "radio": ("active",), "toggle": ("active",), "text": ("value",), "button": (), "menu": ("value",)}
+         "radio": ("active",), "toggle": ("active",), "text": ("value",), "button": (), "menu": ("value",),
+         "checks": ("active",)}
 MENUS = {"preset": PRESETS}  # a menu's choices: its action's arguments (static/controls.mjs has the same)
 
 
 def widget(c, s, t, look):
     """The Bokeh model of control row c, showing state s in strings t (static/controls.mjs writes it later)."""
     f = BY_KEY.get(c.field)
-    common = {"name": c.name, "width": c.width, **look}
+    common = {"name": c.name, "width": c.width, "disabled": controls.locked(c, s),
+              "visible": not controls.hidden(c, s), **look}
     if c.widget in ("button", "toggle", "radio"):
         common["align"] = "end"
     if c.widget == "log_slider":
-        # The track is log10 of the field; its label shows the field itself ("T = 0.50").
+        # The track is log10 of the field; its label shows the field itself ("T = 0.501").
         return Slider(title=t[c.label], start=math.log10(f.bounds[0]), end=math.log10(f.bounds[1]), step=0.01,
                       value=math.log10(s[c.field]), **common,
                       format=CustomJSTickFormatter(args={"symbol": c.symbol}, code=bundle.read("log_slider.js")))
     if c.widget == "slider":
         return Slider(title=t[c.label], start=f.bounds[0], end=f.bounds[1], step=0.01, value=s[c.field], **common)
     if c.widget == "number":
-        return Spinner(title=t[c.label], low=f.bounds[0], high=f.bounds[1], step=f.bounds[0], mode="float",
-                       value=s[c.field], **common)
+        return TextInput(title=t[c.label], value=str(s[c.field]) if f.kind == "count" else f"{s[c.field]:g}", **common)
     if c.widget == "select" and f.kind == "index":
         return Select(title=t[c.label], value=str(s[c.field]), options=[(str(k), n) for k, n in enumerate(s["names"])],
                       **common)
@@ -187,6 +211,9 @@ def widget(c, s, t, look):
         return TextInput(title=t[c.label], value=", ".join(s[c.field]), **common)
     if c.widget == "button":
         return Button(label=t[c.label], button_type="primary" if c.primary else "default", **common)
+    if c.widget == "checks":
+        return CheckboxButtonGroup(labels=[t[f"{c.label}_options"][v] for v in f.choices],
+                                   active=[f.choices.index(v) for v in s[c.field]], **common)
     if c.widget == "menu":
         return Select(title=t[c.label], value="", **common,
                       options=[("", t[f"{c.label}_none"])] + [(v, t[f"{c.label}_{v}"]) for v in MENUS[c.action]])
@@ -204,8 +231,14 @@ def build(s, mode="file", app_path="", app_url=""):
     lesson = LessonModel(state=s, name="lesson")
     wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
     sources = {name: ColumnDataSource({column: [] for column in columns}, name=name)
-               for name, columns in SOURCES.items()}
-    palette, size = THEMES[s["theme"]], SIZES["lecture" if s["lecture"] else "normal"]
+               for name, columns in {**SOURCES, **LAB_SOURCES}.items()}
+    # theme=auto starts light: the page knows the reader's preference and draws it before the first frame shows.
+    palette, size = THEMES.get(s["theme"], THEMES["light"]), SIZES["lecture" if s["lecture"] else "normal"]
+
+    def class_axis(axis):
+        axis.ticker = FixedTicker(ticks=[])  # one per class: the page sets them
+        # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
+        axis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''")
 
     def fig(name, title, hint, y_range):
         # No tools but the logits' PointDrawTool: nothing pans or zooms an axis under a stray drag, and a
@@ -215,9 +248,7 @@ def build(s, mode="file", app_path="", app_url=""):
                    css_classes=["fig"], stylesheets=sheets, background_fill_color=palette["bg"],
                    border_fill_color=palette["bg"], **stretch)
         f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
-        f.xaxis.ticker = FixedTicker(ticks=[])  # one per class: the page sets them
-        # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
-        f.xaxis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''")
+        class_axis(f.xaxis[0])
         f.xgrid.grid_line_color = None
         # The key to the figure on a line of its own under the title, so that a phone clips neither.
         f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
@@ -235,18 +266,18 @@ def build(s, mode="file", app_path="", app_url=""):
     marks = fig_z.scatter(x="x", y="mark_y", marker="mark", angle="mark_angle", source=sources["arrows"],
                           size="mark_size", line_width=3, line_color=palette["arrow"], fill_color=palette["arrow"],
                           alpha="mark_alpha", level="overlay")
-    arrow_labels = LabelSet(source=sources["arrows"], x="x", y="y1", text="label", x_offset=8, y_offset="label_dy",
-                            text_baseline="middle", text_font_size=size["hint"], text_color=palette["arrow"],
-                            level="overlay")
+    arrow_labels = LabelSet(source=sources["arrows"], x="x", y="y1", text="label", x_offset=VIEW["label_offset"],
+                            y_offset="label_dy", text_baseline="middle", text_font_size=size["hint"],
+                            text_color=palette["arrow"], level="overlay")
     fig_z.add_layout(arrow_labels)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
     points = fig_z.scatter(x=expr(index), y="z", source=sources["logits"], size=size["point"],
                            fill_color=palette["point"], line_color=palette["point_line"], line_width=2,
                            nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
                            selection_fill_color=palette["selected"], level="overlay")
-    point_labels = LabelSet(source=sources["point_labels"], x="x", y="z", text="text", x_offset=-18, y_offset=-8,
-                            text_align="right", text_font_size=size["labels"], text_color=palette["fg"],
-                            level="overlay")
+    point_labels = LabelSet(source=sources["point_labels"], x="x", y="z", text="text",
+                            x_offset=-VIEW["point_label_dx"], y_offset="dy", text_alpha="alpha", text_align="right",
+                            text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
     fig_z.add_layout(point_labels)
     draw = PointDrawTool(renderers=[points], add=False, drag=True)
     fig_z.add_tools(draw)
@@ -262,12 +293,62 @@ def build(s, mode="file", app_path="", app_url=""):
                        line_alpha="is_true", level="overlay")
     targets = fig_p.segment(x0="x0", x1="x1", y0="y", y1="y", source=sources["target"], line_color=palette["target"],
                             line_width=size["target"], level="overlay")
-    bar_labels = LabelSet(source=sources["probs"], x="x", y="p", text="label", text_align="center", y_offset=6,
+    bar_labels = LabelSet(source=sources["probs"], x="x", y="label_y", text="label", text_align="center",
+                          y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha",
                           text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
     fig_p.add_layout(bar_labels)
     fig_p.yaxis.axis_label = t["prob_axis"]
     for f in (fig_z, fig_p):
         f.xaxis.axis_label = t["class_axis"]
+    # The draws: each class's frequency, with its ±2σ whisker, over its bar.
+    freq = fig_p.scatter(x="x", y="freq", source=sources["samples"], marker="diamond", size=14,
+                         fill_color=palette["selected"], line_color=palette["fg"], level="overlay")
+    whiskers = Whisker(source=sources["samples"], base="x", lower="lower", upper="upper", level="overlay",
+                       line_color=palette["fg"], line_width=2)
+    fig_p.add_layout(whiskers)
+
+    def small(name, title, hint, **kw):
+        f = figure(name=name, title=title, toolbar_location=None, css_classes=["fig"],
+                   stylesheets=sheets, background_fill_color=palette["bg"], border_fill_color=palette["bg"],
+                   min_border_left=60, **kw)
+        f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
+                           text_color=palette["muted"]), "above")
+        f.ygrid.grid_line_color = palette["grid"]
+        f.xgrid.grid_line_color = None
+        return f
+
+    # The loss after each step; the pointer shows the step and its loss.
+    # Shown from the first step on (static/draw.mjs draw_lab_figures).
+    # Its axes are the page's (static/frame.mjs loss_window): ends that move only when the line crosses them.
+    fig_loss = small("loss_figure", t["loss_title"], t["loss_hint"], tools="", height=240, visible=False,
+                     sizing_mode="stretch_width", max_width=520, x_range=Range1d(0, 10), y_range=Range1d(0, 1))
+    # On the overlay level, as the main figures' data: a step repaints the line, not the axes under it.
+    loss_line = fig_loss.line(x="step", y="y", source=sources["loss_history"], line_color=palette["bar"],
+                              line_width=2, level="overlay")
+    fig_loss.add_tools(HoverTool(renderers=[loss_line], tooltips=[(t["loss_step"], "@step"), ("L", "@loss{0.0000}")],
+                                 mode="vline"))
+    fig_loss.xaxis.axis_label = t["loss_x"]
+    # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top; the pointer shows its value.
+    fig_jac = small("jacobian_figure", t["jacobian_title"], t["jacobian_hint"], tools="", height=340,
+                    sizing_mode="stretch_width", max_width=420,
+                    x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5), visible=s["jacobian"])
+    cells = fig_jac.rect(x="j", y="i", width=0.96, height=0.96, source=sources["jacobian"], fill_color="color",
+                         line_color=None, level="overlay")
+    jacobian_text = fig_jac.text(x="j", y="i", text="text", source=sources["jacobian"], text_align="center",
+                                 text_baseline="middle", text_font_size=size["hint"], text_color="#1d2733",
+                                 level="overlay")
+    fig_jac.add_tools(HoverTool(renderers=[cells], tooltips=[("i, j", "@i, @j"), ("∂p_i/∂z_j", "@value{0.0000}")]))
+    class_axis(fig_jac.xaxis[0])
+    class_axis(fig_jac.yaxis[0])
+    fig_jac.xaxis.axis_label, fig_jac.yaxis.axis_label = "z_j", "p_i"  # row i is p_i, column j is z_j
+    fig_jac.ygrid.grid_line_color = None
+    fig_loss.yaxis.ticker = BasicTicker(desired_num_ticks=4)
+    # On the log scale the line is log10 L on a linear axis, each tick labelled with L itself (a LogScale cannot
+    # be swapped in once drawn).
+    # A tick is written as the short number it is: 0.41, never 0.41000000000000003.
+    fig_loss.yaxis.formatter = CustomJSTickFormatter(
+        args={"log": s["logloss"]},
+        code="return String(log ? Number((10 ** tick).toPrecision(2)) : Number(tick.toPrecision(4)))")
 
     # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
     look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
@@ -277,8 +358,10 @@ def build(s, mode="file", app_path="", app_url=""):
         return Div(text=html, css_classes=[f"readout-{key}", "readout", role], stylesheets=sheets, disable_math=True,
                    height=30, **stretch, **kw)
 
-    # Empty until the page's first frame, which also shows the gap (with ε) and the sigmoid (two classes).
-    divs = {key: div(key, "", role, visible=key not in ("gap", "sigmoid")) for key, role in READOUTS.items()}
+    # Empty until the page's first frame, which also shows the gap (with ε), the sigmoid (two classes) and the
+    # sections a learner opened.
+    shown = {"py", "loss", *(k for k, section in VIEW["section_of"].items() if section in s["open"])} - {"gap"}
+    divs = {key: div(key, "", role, visible=key in shown) for key, role in READOUTS.items()}
     notice = Div(text="", name="notice", css_classes=["notice"], stylesheets=sheets,
                  disable_math=True, **stretch)
     inputs = Div(text="", name="logit_inputs", css_classes=["inputs-box"], stylesheets=sheets,
@@ -289,20 +372,42 @@ def build(s, mode="file", app_path="", app_url=""):
                  stylesheets=sheets, disable_math=True, **stretch)
 
     wrap = {"css_classes": ["wrap"], "stylesheets": sheets, **stretch}
-    bands = [row(*(controls[c.name] for c in CONTROLS if c.row == r), **wrap)
-                    for r in sorted({c.row for c in CONTROLS})]
+    sections_title = Div(text=t["sections_title"], name="sections_title", css_classes=["sections-title"],
+                         stylesheets=sheets, disable_math=True)
+    lab_title = Div(text=t["lab_title"], name="lab_title", css_classes=["sections-title"], stylesheets=sheets,
+                    disable_math=True)
+    titles = {2: [sections_title], 4: [lab_title]}
+    shown_with = {int(r): flag for r, flag in VIEW["lab_rows"].items()}
+    bands = {r: row(*titles.get(r, []), *(controls[c.name] for c in CONTROLS if c.row == r), **wrap,
+                    visible=s[shown_with[r]] if r in shown_with else True)
+             for r in sorted({c.row for c in CONTROLS})}
+    def readouts(*keys, key=False):
+        return column(*(divs[k] for k in keys), css_classes=["readout-column", *(["key-readouts"] if key else [])],
+                      stylesheets=sheets, **stretch)
+
+    # The first screen: the figures, then p_y and the loss beside each other; the controls; then the sections
+    # a learner opens, the lab, and the page's own commands.
     layout = column(
         header,
         row(fig_z, fig_p, spacing=16, **wrap),
-        *bands[:2],
+        row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
+        bands[0],
+        bands[1],
         inputs,
         notice,
-        row(column(divs["probs"], divs["formula"], divs["sigmoid"], divs["info"], css_classes=["readout-column"],
-                   stylesheets=sheets, **stretch),
-            column(divs["loss"], divs["entropy"], divs["floor"], divs["kl"], divs["perplexity"], divs["gap"],
-                   divs["lse"], divs["arrows"], css_classes=["readout-column"], stylesheets=sheets, **stretch),
-            spacing=16, **wrap),
-        *bands[2:],
+        bands[2],
+        row(readouts("probs", "formula", "lse", "arrows"),
+            readouts("entropy", "floor", "kl", "perplexity", "info", "gap"), spacing=16, **wrap),
+        # The lab: what a learner opens, then steps with their loss, draws, the Jacobian, the naive softmax.
+        bands[4],
+        bands[5],
+        row(fig_loss, readouts("update"), spacing=16, **wrap),
+        bands[6],
+        row(readouts("race"), **wrap),
+        row(fig_jac, readouts("chain"), spacing=16, **wrap),
+        bands[7],
+        row(readouts("naive"), **wrap),
+        bands[3],
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
         + (["lecture-mode"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
@@ -311,15 +416,22 @@ def build(s, mode="file", app_path="", app_url=""):
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
         "lesson": lesson, "wire": wire, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
-        "inputs": inputs, "live": live, "header": header, "root": layout,
+        "inputs": inputs, "live": live, "header": header, "sections_title": sections_title, "root": layout,
+        "lab_title": lab_title, "lab_rows": {str(r): bands[r] for r in shown_with},
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
+        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac},
+        "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0]},
+        "lab_axes": {"loss_x": fig_loss.xaxis[0], "loss_y": fig_loss.yaxis[0], "jacobian_x": fig_jac.xaxis[0],
+                     "jacobian_y": fig_jac.yaxis[0]},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
-        "grids": [fig_z.ygrid[0], fig_p.ygrid[0]],
+        "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0]],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
-                   "point_labels": point_labels, "bar_labels": bar_labels, "span": span},
+                   "point_labels": point_labels, "bar_labels": bar_labels, "span": span, "freq": freq.glyph,
+                   "whiskers": whiskers, "loss_line": loss_line.glyph, "jacobian_text": jacobian_text.glyph},
+        "hovers": {"loss": fig_loss.tools[-1]},
         "strings": TEXT, "rules": rules, "control_rows": controls_table(), "view": VIEW, "themes": THEMES,
         "sizes": SIZES,
         "mode": mode, "app_path": app_path, "app_url": app_url})
@@ -328,7 +440,9 @@ def build(s, mode="file", app_path="", app_url=""):
     sources["logits"].js_on_change("data", callback)
     for event in ("pan", "panend", "tap"):
         fig_z.js_on_event(event, callback)
-    fig_z.js_on_change("inner_width", callback)
+    for f in (fig_z, fig_p):
+        f.js_on_change("inner_width", callback)
+        f.js_on_change("inner_height", callback)
     for c in CONTROLS:
         if c.widget == "button":
             controls[c.name].js_on_event("button_click", callback)

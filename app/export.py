@@ -104,7 +104,7 @@ def _one_of(*choices):
 # The lesson's fields that an option sets (app/fields.py, a row's `cli`), in the table's order, by parameter.
 BY_PARAM = {f.param: f for f in FIELDS if f.cli}
 # Kinds whose option's value is the parameter's value as it is; the others are set by lesson_from_args.
-PLAIN = ("real", "choice", "flag")
+PLAIN = ("real", "count", "choice", "flag", "keys")
 
 
 def logits(text):
@@ -113,6 +113,24 @@ def logits(text):
 
 def classes(text):
     return rules.clean_names(text.split(","))
+
+
+def whole(f):
+    """The check of a count field's option: digits, within the row's bounds.
+
+    >>> whole(BY_PARAM["num_samples"])("0")
+    Traceback (most recent call last):
+    app.rules.Refusal: num samples must lie from 1 to 100,000, got 0
+    """
+    what = f.param.replace("_", " ")
+
+    def parse(text):
+        if not text.isascii() or not text.isdigit():
+            raise rules.Refusal("not_whole", f"{what} must be a whole number")
+        return rules.count(int(text), f.bounds, what, f.refusal)
+
+    parse.__name__ = f.param
+    return parse
 
 
 def real(f):
@@ -131,6 +149,16 @@ def real(f):
     return parse
 
 
+def link_keys(f):
+    """The check of a keys field's option: link keys separated by commas, as a link writes them."""
+
+    def parse(text):
+        return rules.keys(text.split(","), f)
+
+    parse.__name__ = "link keys"
+    return parse
+
+
 def _one(kind):
     """The one optioned field of a kind that lesson_from_args handles by itself (logits, names, index)."""
     (f,) = (f for f in BY_PARAM.values() if f.kind == kind)
@@ -141,7 +169,9 @@ def _add_option(p, f):
     """Field f's option on parser p, by its kind; its value lands in `args.<f.param>`."""
     names = [f.cli.name, *filter(None, [f.cli.short])]
     lo, hi = f.bounds or K_BOUNDS
-    kwargs = {"action": Once, "dest": f.param, "help": f.cli.help.format(lo=f"{lo:g}", hi=f"{hi:g}") or f.doc,
+    shown = "{:,}" if f.kind == "count" else "{:g}"
+    kwargs = {"action": Once, "dest": f.param, "help": f.cli.help.format(lo=shown.format(lo), hi=shown.format(hi))
+              or f.doc,
               "metavar": f.cli.name.lstrip("-").replace("-", "_").upper()}  # what argparse would call it
     if f.kind == "logits":
         kwargs.update(type=_option(logits))
@@ -149,6 +179,8 @@ def _add_option(p, f):
         kwargs.update(type=_option(classes))
     elif f.kind == "real":
         kwargs.update(type=_option(real(f)), default=f.default)
+    elif f.kind == "count":
+        kwargs.update(type=_option(whole(f)), default=f.default)
     elif f.kind == "index":
         kwargs.update(default=str(f.default))  # a name or an index: lesson_from_args reads it once names are known
     elif f.kind == "choice":
@@ -156,6 +188,8 @@ def _add_option(p, f):
     elif f.kind == "flag":
         del kwargs["metavar"]
         kwargs.update(flag=True)
+    elif f.kind == "keys":
+        kwargs.update(type=_option(link_keys(f)), default=[])
     else:
         raise ValueError(f"app/fields.py: field {f.key!r} of kind {f.kind!r} cannot have an option")
     p.add_argument(*names, **kwargs)

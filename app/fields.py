@@ -9,8 +9,11 @@ tests' lessons (`default_state`). A row's kind says how its value is checked and
 - names: 2 to 10 class names by the rules of app/rules.py ("cat,dog,bird");
 - real: a finite number within `bounds`, refused with the string-table key `refusal`;
 - index: a class index, below the number of classes;
+- count: a whole number within `bounds`, refused with `refusal` ("10000" in a link);
 - choice: one of `choices`;
 - flag: true or false ("1" or "0");
+- keys: some of the row's `choices`, none twice, kept in their order ("T,y" in a link): the sections a
+  learner opened, what an instructor's link locks or hides;
 - notice: "" or a key of the string table (never in a link).
 
 A link writes a field when `always`, or when it differs from its default (the initial logits: from z; the
@@ -28,6 +31,15 @@ LOGIT_LIMIT = 100.0
 K_BOUNDS = (2, 10)
 # Where a lesson's logits start: the seed's cat, dog, bird first, then seven more with distinct values.
 TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
+# The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
+# control that moves the logits (the points, their inputs, the buttons that change them).
+CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
+              "units", "names", "lang", "theme", "lecture", "open")
+SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
+# The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
+# the true class), the information (entropy, floor, KL, perplexity, the information bar) and log-sum-exp (with
+# the arrows' sum).
+SECTIONS = ("table", "info", "lse")
 
 
 @dataclass(frozen=True)
@@ -78,14 +90,47 @@ FIELDS = (
     Field("lr", "learning_rate", "real", "η: the step of a gradient step on the logits, z ← z − η·∂L/∂z.",
           default=0.1, bounds=(0.001, 100.0), refusal="lr_range", link="lr",
           cli=Option("--learning-rate", help="learning rate η ({lo} to {hi})")),
+    Field("learn", "show_steps", "flag", "Show the gradient steps: take one, or play them, and watch the loss.",
+          default=False, link="learn", cli=Option("--learn", help="show the gradient steps and their loss")),
+    Field("logloss", "log_loss", "flag", "Draw the loss after each step on a log scale (its creep toward 0 with a "
+          "one-hot target is a straight line there).", default=False, link="logloss",
+          cli=Option("--log-loss", help="the loss figure on a log scale")),
+    Field("n", "num_samples", "count", "N: how many classes to draw by the Gumbel-max trick.", default=1000,
+          bounds=(1, 100_000), refusal="n_range", link="n",
+          cli=Option("--samples", help="N, the number of draws ({lo} to {hi})")),
+    Field("seed", "seed", "count", "The seed of the draws' noise: the same seed draws the same noise, here and in "
+          "the page.", default=0, bounds=(0, SEED_MAX), refusal="seed_range", link="seed",
+          cli=Option("--seed", help="seed of the draws' noise ({lo} to {hi})")),
+    Field("sample", "show_samples", "flag", "Show N draws: how often each class wins, on the bars.",
+          default=False, link="sample", cli=Option("--sample", help="show N draws on the bars")),
+    Field("jacobian", "show_jacobian", "flag", "Show the Jacobian ∂p/∂z as a heatmap.", default=False,
+          link="jacobian", cli=Option("--jacobian", help="show the Jacobian ∂p/∂z")),
+    Field("naive", "show_naive", "flag", "Show softmax computed three ways, naive exp/Σexp among them.",
+          default=False, link="naive", cli=Option("--naive", help="show the naive softmax beside the stable ones")),
+    Field("dtype", "naive_dtype", "choice", "The floating-point type of the three ways (float16 and float32 "
+          "emulated exactly).", default="float64", choices=("float64", "float32", "float16"), link="dtype",
+          cli=Option("--dtype", help="floating-point type of the naive softmax")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
           choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",
           always=True, cli=Option("--lang", help="language of every label")),
-    Field("theme", "theme", "choice", "Light or dark colours.", default="light", choices=("light", "dark"),
-          link="theme", cli=Option("--theme", help="colours")),
+    Field("theme", "theme", "choice", "Light or dark colours, or auto: the reader's own (prefers-color-scheme).",
+          default="light", choices=("light", "dark", "auto"), link="theme",
+          cli=Option("--theme", help="colours; auto follows the reader's light or dark mode")),
     Field("lecture", "lecture", "flag", "Large type and thick lines for a projector.", default=False,
           link="lecture", cli=Option("--lecture", help="large type and thick lines for a projector")),
+    Field("open", "open_sections", "keys",
+          "The sections of readouts a learner has opened (table, info, lse); the first screen shows p_y and the "
+          "loss.", default=(), choices=SECTIONS, link="open",
+          cli=Option("--open", help="sections open at the start: table, info, lse", example="table,info")),
+    Field("lock", "locked", "keys",
+          "Link keys of the controls a learner cannot change (an instructor's question: lock=T,y); the notebook's "
+          "own code still can.", default=(), choices=CONTROLLED, link="lock",
+          cli=Option("--lock", help="controls a learner cannot change, by link key, e.g. T,y", example="T,y")),
+    Field("hide", "hidden", "keys",
+          "Link keys of the controls not shown at all (hide=eps,names); hidden is locked too.", default=(),
+          choices=CONTROLLED, link="hide",
+          cli=Option("--hide", help="controls not shown, by link key, e.g. eps,names", example="eps,names")),
     Field("notice", "notice", "notice",
           "Why the last change was refused, as a key of the string table ('' when all is well).", default="",
           cli=None),  # the page's own: an option has nothing to refuse it for
@@ -107,7 +152,12 @@ def default_state(lang="en", K=3):
     """
     z = default_logits(K)
     computed = {"z": z, "initial": list(z), "names": default_class_names(lang, K), "lang": lang}
-    return {f.key: computed.get(f.key, f.default) for f in FIELDS}
+    return {f.key: computed.get(f.key, default_of(f)) for f in FIELDS}
+
+
+def default_of(f):
+    """Field f's default as a state holds it: a list for a keys field (its row keeps a tuple)."""
+    return list(f.default) if f.kind == "keys" else f.default
 
 
 def is_default(f, s):
@@ -116,7 +166,7 @@ def is_default(f, s):
         return s["initial"] == s["z"]
     if f.key == "names":
         return s["names"] == default_class_names(s["lang"], len(s["names"]))
-    return s[f.key] == f.default
+    return s[f.key] == default_of(f)
 
 
 def table():

@@ -6,6 +6,7 @@ NaN, out of range, too many or too few classes, duplicate or hostile names, an u
 is replaced by its default, and the notice names the keys that were.
 
     z=2,1,0.1  z0=2,1,0.1  T=1  y=0  names=cat,dog,bird  eps=0  units=nats  lang=en  theme=light  lecture=0
+    lock=T,y  hide=eps,names
 
 `z0` is where "back to the initial logits" returns, written only when it differs from z. Both sides read the
 raw text of the query or hash with `link_pairs`, so they agree on every link (a leading "?" included) and
@@ -20,6 +21,7 @@ from . import fields, rules
 # The fields a link carries, by their link key, in the order of app/fields.py's table.
 LINKED = {f.link: f for f in fields.FIELDS if f.link}
 INDEX = re.compile(r"[0-9]{1,2}")
+WHOLE = re.compile(r"[0-9]{1,10}")  # a count: ten digits hold 2^32 − 1
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 FIELDS_MAX = 64  # fields of one link: the lesson has ten keys; a longer link is refused whole
 LONGEST = 1000  # characters of one value: ten names of 40 or ten logits fit many times over
@@ -42,10 +44,16 @@ def _parse(key, text):
         if not INDEX.fullmatch(text):
             raise ValueError(text)
         return int(text)
+    if f.kind == "count":
+        if not WHOLE.fullmatch(text):
+            raise ValueError(text)
+        return rules.count(int(text), f.bounds, key, f.refusal)
     if f.kind == "flag":
         if text not in ("0", "1"):
             raise ValueError(text)
         return text == "1"
+    if f.kind == "keys":
+        return rules.keys(text.split(","), f)
     if text not in f.choices:
         raise ValueError(text)
     return text

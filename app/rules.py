@@ -69,11 +69,13 @@ CONFUSABLES_FILE = "confusables.json"
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
           # A real field's bounds, for its refusal ("T lies from {T_lo} to {T_hi}.")
           **{f"{f.key}_{end}": f"{bound:g}" for f in fields.FIELDS if f.kind == "real"
+             for end, bound in zip(("lo", "hi"), f.bounds, strict=True)},
+          **{f"{f.key}_{end}": f"{bound:,}" for f in fields.FIELDS if f.kind == "count"
              for end, bound in zip(("lo", "hi"), f.bounds, strict=True)}}
 # A notice is "" or a key of the string table; these carry a detail after a colon ("link_bad:z, T").
 NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
            "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
-           "not_number", "not_finite", "logit_range", "refused",
+           "not_number", "not_whole", "decimal_comma", "not_finite", "logit_range", "refused",
            *(f.refusal for f in fields.FIELDS if f.refusal)]
 NOTICES_WITH_DETAIL = ["link_bad", "link_copied", "link_shown"]
 
@@ -377,6 +379,22 @@ def within(value, bounds, what, key):
     return x
 
 
+def count(value, bounds, what, key):
+    """A whole number (an integer, not a bool, or a float that is one: JSON's 1000.0 is the page's 1000) within
+    `bounds`; the refusal's `key` names the reason in the string table.
+
+    >>> count(10_000, (1, 100_000), "num_samples", "n_range"), count(1000.0, (1, 100_000), "num_samples", "n_range")
+    (10000, 1000)
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral) and float(value).is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeRefusal("not_whole", f"{what} must be a whole number, got {shown(value)}")
+    if not bounds[0] <= value <= bounds[1]:
+        raise Refusal(key, f"{what} must lie from {bounds[0]:,} to {bounds[1]:,}, got {shown(value)}")
+    return int(value)
+
+
 def notice(value):
     """A notice: "" or a key of the string table, with a detail after a colon for the link notices."""
     if not isinstance(value, str):
@@ -396,6 +414,22 @@ def index(value, what):
     return int(value)
 
 
+def keys(value, f):
+    """Link keys of field f's choices, none twice, in the order of the choices (a keys field of app/fields.py).
+
+    >>> keys(["y", "T"], fields.BY_KEY["lock"])
+    ['T', 'y']
+    """
+    if not isinstance(value, list | tuple):
+        raise TypeRefusal("refused", f"{f.param} must be a list of link keys, got {shown(value)}")
+    for key in value:
+        if not isinstance(key, str) or key not in f.choices:
+            raise Refusal("refused", f"{f.param} takes the link keys {', '.join(f.choices)}, got {shown(key)}")
+    if len(set(value)) != len(value):
+        raise Refusal("refused", f"{f.param} names a key twice: {shown(value)}")
+    return [key for key in f.choices if key in value]
+
+
 def checked_field(f, value):
     """`value` cleaned by the rules of its row `f` of app/fields.py (static/lesson.mjs `checked_field`).
 
@@ -410,6 +444,8 @@ def checked_field(f, value):
         return within(value, f.bounds, f.param, f.refusal)
     if f.kind == "index":
         return index(value, f.param)
+    if f.kind == "count":
+        return count(value, f.bounds, f.param, f.refusal)
     if f.kind == "notice":
         return notice(value)
     if f.kind == "choice":
@@ -420,6 +456,8 @@ def checked_field(f, value):
         if not isinstance(value, bool):
             raise TypeRefusal("refused", f"{f.param} must be True or False, got {shown(value)}")
         return value
+    if f.kind == "keys":
+        return keys(value, f)
     raise ValueError(f"app/fields.py: field {f.key!r} has an unknown kind {f.kind!r}")
 
 

@@ -76,6 +76,15 @@ class Real(_Cleaned, param.Number):
         super().__init__(row, default=row.default, bounds=row.bounds)
 
 
+class Count(_Cleaned, param.Integer):
+    """A whole number within the row's bounds: booleans, floats and text are refused."""
+
+    __slots__ = ["row"]
+
+    def __init__(self, row):
+        super().__init__(row, default=row.default, bounds=row.bounds)
+
+
 class Notice(_Cleaned, param.String):
     """"" or a key of the string table, with a detail after a colon for the link notices."""
 
@@ -93,6 +102,15 @@ class ClassIndex(_Cleaned, param.Integer):
 
     def __init__(self, row):
         super().__init__(row, default=row.default, bounds=(0, K_BOUNDS[1] - 1))
+
+
+class Keys(_Cleaned, param.ListSelector):
+    """Link keys of the controls a learner has (app/fields.py CONTROLLED), none twice, in the table's order."""
+
+    __slots__ = ["row"]
+
+    def __init__(self, row):
+        super().__init__(row, default=list(row.default), objects=list(row.choices))
 
 
 class _AllOrNothing(Parameters):
@@ -168,12 +186,16 @@ def lesson_parameter(f):
         return Real(f)
     if f.kind == "index":
         return ClassIndex(f)
+    if f.kind == "count":
+        return Count(f)
     if f.kind == "choice":
         return param.Selector(default=f.default, objects=list(f.choices), doc=f.doc)
     if f.kind == "flag":
         return param.Boolean(default=f.default, doc=f.doc)
     if f.kind == "notice":
         return Notice(f)
+    if f.kind == "keys":
+        return Keys(f)
     raise ValueError(f"app/fields.py: field {f.key!r} has an unknown kind {f.kind!r}")
 
 
@@ -343,6 +365,39 @@ class Lesson(_LessonFields):
     def logsumexp(self):
         """LSE(z / T), with max(z/T) ≤ LSE ≤ max(z/T) + ln K."""
         return self.numbers()["lse"]
+
+    @param.depends("logits", "T")
+    def jacobian(self):
+        """J = ∂p/∂z = (diag(p) − ppᵀ)/T, K × K, rows summing to 0 (why adding 1 to every logit changes no p)."""
+        return core.softmax_jacobian(self.z, T=self.T)
+
+    def sample(self, n, seed=0):
+        """How often each class wins among n draws by the Gumbel-max trick, with the page's generator and seed
+        (core/sampling.py): argmax_k(z_k/T + g_k), class k with probability p_k. Counts, in class order."""
+        s = self.state()
+        z = np.asarray(s["z"], dtype=float)
+        return core.gumbel_max_counts(z, core.gumbel_noise(n, len(z), seed), T=s["T"])
+
+    def step(self, n=1):
+        """n steps of gradient descent on the logits, z ← z − η·(p − y′)/T with the lesson's learning rate η,
+        set as one change; it stops before a step would take a logit past ±100 (the notice says so). The
+        losses after each step taken, as a list.
+
+        >>> lesson = Lesson(learning_rate=1.0)
+        >>> [round(v, 4) for v in lesson.step(2)], [round(v, 3) for v in lesson.logits]
+        ([0.2636, 0.1907], [2.573, 0.6, -0.073])
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 100_000:
+            raise ValueError(f"n must be an integer from 1 to 100000, got {n!r}")
+        with self._lesson_lock:
+            s, losses = self.state(), []
+            for _ in range(n):
+                s = actions.step(s)  # the page's step button runs its twin
+                if s["notice"]:
+                    break
+                losses.append(float(core.cross_entropy(s["z"], s["y"], T=s["T"], label_smoothing=s["eps"])))
+            self.set_state(s)
+        return losses
 
     # Last in the class body: from here on the name `param` is this namespace, not the module.
     param = _AllOrNothingNamespace()

@@ -1,15 +1,19 @@
 """core: the maths of the softmax / cross-entropy explainer, in pure NumPy.
 
 Read in this order: `softmax` (softmax, log_softmax, logsumexp), `cross_entropy` (the loss and its gradient),
-`jacobian`, `information` (entropy, KL, perplexity, units), `label_smoothing`. `_shift` holds the stable
+`jacobian`, `information` (entropy, KL, perplexity, units), `label_smoothing`, `sampling` (the Gumbel-max
+trick with a generator that has a JavaScript twin), `floating` (softmax in float64, float32 and float16, naive
+and stable). `_shift` holds the stable
 max-shift kernel they share and `_validate` the input checks. The class axis is last; any leading shape is
 a batch. float32 stays float32; everything else becomes float64.
 """
 
-from core.cross_entropy import cross_entropy, grad_logits
+from core.cross_entropy import cross_entropy, grad_logits, gradient_step
+from core.floating import loss_two_ways, overflow_at, softmax_three_ways
 from core.information import bits_to_nats, entropy, kl_divergence, nats_to_bits, perplexity, uniform_loss
 from core.jacobian import softmax_jacobian
 from core.label_smoothing import label_smoothing_floor, label_smoothing_optimal_gap, smoothed_target
+from core.sampling import gumbel_max_counts, gumbel_noise, uniform_words
 from core.softmax import log_softmax, logsumexp, softmax
 
 __all__ = [
@@ -17,15 +21,22 @@ __all__ = [
     "cross_entropy",
     "entropy",
     "grad_logits",
+    "gradient_step",
+    "gumbel_max_counts",
+    "gumbel_noise",
     "kl_divergence",
     "label_smoothing_floor",
     "label_smoothing_optimal_gap",
     "log_softmax",
+    "loss_two_ways",
     "logsumexp",
     "nats_to_bits",
+    "overflow_at",
     "perplexity",
     "smoothed_target",
     "softmax",
     "softmax_jacobian",
+    "softmax_three_ways",
     "uniform_loss",
+    "uniform_words",
 ]

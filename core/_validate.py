@@ -51,6 +51,13 @@ def temperature(T: float) -> float:
     return t
 
 
+def positive(x: float, name: str) -> float:
+    """A finite number > 0, as a float."""
+    if isinstance(x, bool) or not isinstance(x, int | float | np.integer | np.floating) or not 0 < x < np.inf:
+        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
+    return float(x)
+
+
 def fraction(eps: float, name: str) -> float:
     """A mixing weight such as label smoothing, which must lie in [0, 1] (NaN fails the comparison)."""
     e = float(eps)
@@ -64,6 +71,20 @@ def class_count(K: int) -> int:
     if isinstance(K, bool) or not isinstance(K, int | np.integer) or K < 1:
         raise ValueError(f"the number of classes K must be an integer >= 1, got {K!r}")
     return int(K)
+
+
+def count(n: int, most: int, name: str) -> int:
+    """A number of draws: an integer from 1 to `most`."""
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 1 <= n <= most:
+        raise ValueError(f"{name} must be an integer from 1 to {most}, got {n!r}")
+    return int(n)
+
+
+def seed(s: int, most: int) -> int:
+    """A generator's seed: an integer from 0 to `most`."""
+    if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s <= most:
+        raise ValueError(f"seed must be an integer from 0 to {most}, got {s!r}")
+    return int(s)
 
 
 MAX_ENTRIES = 1 << 27  # 1 GiB of float64: far beyond a vocabulary batch, well short of exhausting memory

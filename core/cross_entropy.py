@@ -281,3 +281,23 @@ def _probability_loss(
             np.exp(u, out=u)
             loss[b] = c.sum(axis=1) * _shift.log1p_others(u, idx) - cu
     return loss
+
+
+def gradient_step(
+    logits: ArrayLike, target: ArrayLike, lr: float, *, T: float = 1.0, label_smoothing: float = 0.0
+) -> NDArray[np.floating]:
+    """One step of gradient descent on the logits themselves: z ← z − η·∂L/∂z = z − η·(p − y′)/T.
+
+    The step keeps Σ_k z_k (the gradient sums to 0). Stable for η < 4T²: the loss's Hessian in z is
+    (diag(p) − ppᵀ)/T², whose largest eigenvalue is at most 1/(2T²), so the loss is L-smooth with L = 1/(2T²)
+    and every step with η < 2/L = 4T² lowers it (Boyd & Vandenberghe, *Convex Optimization* (2004), §9.3).
+    With a one-hot target the logits spread without end and the loss t steps in behaves like
+    (K − 1)T²/(ηK·t); with label smoothing they settle at the best gap T·ln((1 − ε + ε/K)/(ε/K))
+    (`label_smoothing_optimal_gap`).
+
+    >>> gradient_step([2.0, 1.0, 0.1], 0, lr=1.0).round(3).tolist()
+    [2.341, 0.758, 0.001]
+    """
+    x = _validate.logits(logits)
+    eta = _validate.positive(lr, "the learning rate lr")
+    return x - eta * grad_logits(x, target, T=T, label_smoothing=label_smoothing)

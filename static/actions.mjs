@@ -22,6 +22,13 @@ export function add_one(s, rules) {
   return { ...s, z, notice: "" };
 }
 
+/** One gradient step on the logits, z ← z − η·(p − y′)/T; refused where a logit would pass the limit. */
+export function step(s, rules) {
+  const z = gradient_step(s.z, s.y, s.lr, s.T, s.eps);
+  if (z.some((v) => Math.abs(v) > rules.logit)) return { ...s, notice: "at_limit" };
+  return { ...s, z, notice: "" };
+}
+
 /** Back to the initial logits. */
 export function reset(s) {
   return { ...s, z: [...s.initial], notice: "" };

@@ -50,6 +50,41 @@ function held_points(source) {
   return source.selected.indices;
 }
 
+/** Let the figure's drag tool (the logits' PointDrawTool) move its points, or not (Tool.active: the toolbar
+ * routes no gesture to an inactive tool). */
+function set_draggable(page, fig, on) {
+  for (const tool of fig.toolbar.tools) if (tool.active !== on) tool.active = on;
+}
+
+/** Paint a figure again on cleared canvases (CanvasView.primary and .overlays, PlotView.request_repaint). A
+ * figure at a fractional position never covers its canvas's first row and column whole, and a repaint does not
+ * clear them: a new theme would keep the old one's light line along the figure's top and left. */
+function repaint_clean(page, fig) {
+  const v = view_of(page, fig);
+  if (!v) return;
+  for (const layer of [v.canvas_view.primary, v.canvas_view.overlays]) {
+    if (layer) layer.canvas.width = layer.canvas.width; // setting a canvas's width clears its bitmap
+  }
+  v.request_repaint();
+}
+
+/** A point pressed and held still before it moves is still dragged. Bokeh turns a pointer held still for 300 ms
+ * into a press (UIGestures.press_threshold), and a press never becomes a pan: a learner who holds a point
+ * first, or a busy page that handles the first move late, would drag nothing. No tool of the page takes a
+ * press, so none is ever made (the longest delay a timer takes; the threshold is one for every figure). */
+function hold_then_drag(page, fig) {
+  const gestures = view_of(page, fig)?.canvas_view?.ui_event_bus?.ui_gestures?.constructor;
+  const never = 2 ** 31 - 1;
+  if (gestures && "press_threshold" in gestures && gestures.press_threshold !== never) {
+    gestures.press_threshold = never;
+  }
+}
+
+/** A glyph's or label's scalar property as a value: Bokeh keeps one that Python set as a spec ({value: …}). */
+function scalar(property) {
+  return property !== null && typeof property === "object" && "value" in property ? property.value : property;
+}
+
 /** Tell the figure that the source's columns changed in place (the tool's own way: ColumnarDataSource.change). */
 function changed_in_place(source) {
   source.change.emit();
@@ -66,10 +101,13 @@ function figure_canvas(page, fig) {
 }
 
 /** Take a figure out of the Tab order: Bokeh makes its canvas's event layer focusable for its tools' keys
- * (CanvasView.events_el), and the page's figures take none (the logit inputs are the keyboard's way). */
+ * (CanvasView.events_el), and the page's figures take none (the logit inputs are the keyboard's way). A click
+ * still focuses it, and Bokeh's sheet in the canvas's own shadow root rings it then (`.bk-events:focus`, a
+ * dotted line around the plot after every drag): a ring on what no key reaches is taken off. */
 function untabbable(page, fig) {
   const el = view_of(page, fig)?.canvas_view?.events_el;
   if (el && el.tabIndex !== -1) el.tabIndex = -1;
+  if (el && el.style.outline !== "none") el.style.outline = "none";
 }
 
 /** The model a UI event came from: a button's click names its button as `origin`. */

@@ -66,9 +66,16 @@ export function fmt_text(x) {
   return as_text(fmt(x));
 }
 
-/** A logit as its input shows it: 12 significant digits, so 0.1 − 1 + 1 shows as 0.1, not 0.09999999999999998. */
+/** A logit or a real field as its input and a link write it: at most 4 decimals (a tie away from zero), the
+ * shortest text of that, so 0.1 − 1 + 1 shows as 0.1 and a link carries z=11.4932, not 11.493243243243244. */
 export function logit_text(z) {
-  return String(Number(z.toPrecision(12)));
+  return String(Number(z.toFixed(4)));
+}
+
+/** A real field (T, ε, η) as a link writes it: 4 significant digits (a tie to the larger magnitude), the
+ * shortest text of that: a slider's η = 0.00123 keeps its digits, a typed T = 0.50001 is written 0.5. */
+export function real_text(x) {
+  return String(Number(x.toPrecision(4)));
 }
 
 // toFixed(3) or toExponential(2) of a double x > 0, by the display rule.

@@ -30,35 +30,189 @@ function set_if_changed(model, values) {
   if (Object.keys(changed).length) model.setv(changed);
 }
 
-/** Draw state s; `live` while a gesture is in progress. */
-function draw(page, s, { live = false } = {}) {
+/** Draw state s; `live` while a gesture is in progress, and then `text` false leaves the readouts, the notice,
+ * the logit inputs and the Jacobian's numbers to a later frame (playing writes them every sixth step:
+ * gestures.mjs gesture_frame). */
+function draw(page, s, { live = false, text = true } = {}) {
   const { a } = page;
   const t = strings(page, s);
-  const f = frame(s, t, a.view);
-  for (const [name, data] of Object.entries(f.sources)) {
-    if (name === "logits" && live) continue;
+  const f = frame(s, t, a.view, { text });
+  const point_size = fit_to_figures(page, f, s, live);
+  if (point_size) set_if_changed(a.glyphs.points, { size: point_size });
+  const lab = lab_frame(page, s, f, t, text);
+  const dragging = live && page.gesture?.kind === "drag";
+  for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources })) {
+    if (name === "logits" && dragging) continue; // the tool's own, mid-drag
     if (!same_columns(a.sources[name].data, data)) a.sources[name].data = data;
   }
-  // A gesture's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
-  if (!live) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
+  // A drag's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
+  if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
+  draw_lab_figures(page, s, f);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
-  for (const [key, html] of Object.entries(f.readouts)) {
+  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts })) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
+    // Left out: a readout of a section the learner has not opened, and an empty one (the gap without ε, the
+    // sigmoid past two classes). Shown before it is written: Bokeh draws a Div anew when it appears.
+    const section = a.view.section_of[key];
+    set_if_changed(a.divs[key], { visible: html !== "" && (!section || s.open.includes(section)) });
     show(page, a.divs[key], html, live);
-    if (key === "gap" || key === "sigmoid") set_if_changed(a.divs[key], { visible: html !== "" });
   }
   const notice = page.local_notice ?? s.notice;
-  show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
+  if (text) {
+    show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
+  }
   draw_axes(page, s, f);
-  if (!(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
+  if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (live) return;
   draw_look(page, s);
   draw_fonts(page, s);
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
+  draw_locks(page, s, t);
   show_live(page, f.live);
   write_link(page, s);
+  // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
+  page.shown = s;
+}
+
+// ---- the lab (static/lab.mjs) ------------------------------------------------------------------------------
+
+const HISTORY = 2000; // steps the loss figure keeps: the oldest go first
+
+/** The loss after each step since the logits last changed otherwise: a step appends (gestures.mjs stepped), any
+ * other change of the logits starts it anew at the loss of the logits shown. */
+function history_of(page, s, loss) {
+  const h = page.history;
+  if (!h || !same_array(s.z, h.z)) page.history = { z: [...s.z], step: [0], loss: [loss] };
+  return page.history;
+}
+
+function record_step(page, from, next) {
+  const h = history_of(page, from, cross_entropy(from.z, from.y, from.T, from.eps));
+  h.step.push(h.step.at(-1) + 1);
+  h.loss.push(cross_entropy(next.z, next.y, next.T, next.eps));
+  h.z = [...next.z];
+  if (h.step.length > HISTORY) {
+    h.step.shift();
+    h.loss.shift();
+  }
+}
+
+// The draws' noise, n×K, drawn once per seed, N and K and kept: a drag or a new T moves the counts smoothly
+// under the same draws, and "add 1" leaves every draw as it was.
+function kept_noise(page, s) {
+  const key = `${s.seed}:${s.n}:${s.z.length}`;
+  if (page.noise?.key !== key) page.noise = { key, noise: gumbel_noise(s.n, s.z.length, s.seed) };
+  return page.noise.noise;
+}
+
+const NO_SAMPLES = { x: [], count: [], freq: [], lower: [], upper: [] };
+
+/** The lab's sources and readouts for state s: the loss history, the draws (when shown), the Jacobian and the
+ * naive softmax. */
+function lab_frame(page, s, f, t, text) {
+  const n = f.numbers;
+  const h = history_of(page, s, n.loss);
+  const noise = s.sample ? kept_noise(page, s) : null;
+  const samples = noise ? sample_columns(s, n.p, noise) : NO_SAMPLES;
+  // A bar's value sits above its draws' whisker, which would cross it.
+  if (noise) f.sources.probs.label_y = f.sources.probs.label_y.map((y, k) => Math.max(y, samples.upper[k]));
+  // A closed part costs a drag frame nothing: its source keeps what it held, its readout is empty. The heatmap
+  // is numbers too (K² of them, painted anew whenever a cell changes): it follows the text's rhythm.
+  const { J, cells } = s.jacobian && text ? jacobian_cells(s.z, s.T)
+    : { J: null, cells: page.a.sources.jacobian.data };
+  return {
+    sources: { loss_history: !s.learn ? page.a.sources.loss_history.data : { step: [...h.step], loss: [...h.loss],
+      y: s.logloss ? h.loss.map((v) => Math.log10(Math.max(v, 1e-300))) : [...h.loss] }, samples, jacobian: cells },
+    readouts: !text ? {} : { update: s.learn ? update_html(s, n, t) : "", race: noise ? race_html(s, noise, t) : "",
+      chain: s.jacobian ? chain_html(s, n, J, t) : "", naive: naive_html(s, t) },
+  };
+}
+
+function draw_lab_figures(page, s, f) {
+  const { a } = page;
+  // The loss figure appears with the first step and stays: before it, one point would be an empty chart.
+  page.loss_shown ||= page.history.step.length > 1;
+  set_if_changed(a.lab_figs.loss, { visible: s.learn && page.loss_shown });
+  if (s.learn) {
+    const w = loss_window(page.history.step, page.history.loss, s.logloss);
+    set_if_changed(a.lab_figs.loss.x_range, { start: w.x[0], end: w.x[1] });
+    set_if_changed(a.lab_figs.loss.y_range, { start: w.y[0], end: w.y[1] });
+  }
+  if (a.lab_axes.loss_y.formatter.args.log !== s.logloss) {
+    a.lab_axes.loss_y.formatter.args = { log: s.logloss };
+  }
+  for (const [r, flag] of Object.entries(a.view.lab_rows)) set_if_changed(a.lab_rows[r], { visible: s[flag] });
+  // The stability limit η = 4T² on the learning rate's log track, where the track holds it.
+  const slider = element_of(page, a.controls.learning_rate);
+  const mark = 4 * s.T * s.T;
+  if (slider && (page.applied.mark?.slider !== slider || page.applied.mark.at !== mark)) {
+    const [lo, hi] = a.rules.lesson_fields.find((field) => field.key === "lr").bounds.map(Math.log10);
+    const at = (Math.log10(mark) - lo) / (hi - lo);
+    slider.style.setProperty("--sx-mark", `${(100 * at).toFixed(2)}%`);
+    slider.style.setProperty("--sx-mark-shown", at >= 0 && at <= 1 ? "block" : "none");
+    page.applied.mark = { slider, at: mark }; // written again only for a new T or a new element
+  }
+  const fig = a.lab_figs.jacobian;
+  set_if_changed(fig, { visible: s.jacobian });
+  const K = f.K;
+  set_if_changed(fig.x_range, { start: -0.5, end: K - 0.5 });
+  set_if_changed(fig.y_range, { start: K - 0.5, end: -0.5 });
+  const names = JSON.stringify(s.names);
+  if (page.applied.jacobian_names !== names) {
+    for (const axis of [a.lab_axes.jacobian_x, a.lab_axes.jacobian_y]) {
+      axis.ticker.ticks = f.sources.probs.x;
+      axis.formatter.args = { names: [...s.names] };
+    }
+    page.applied.jacobian_names = names;
+  }
+}
+
+// The frame fitted to the figures as laid out now (frame.mjs `fit`): their pixels per class and per unit, the
+// points' and labels' sizes, and each label's width as the canvas measures it. Before the first layout there
+// is nothing to fit yet: the layout that follows draws again (startup.mjs ready).
+function fit_to_figures(page, f, s, live) {
+  const { a } = page;
+  const { logit, prob } = a.figs;
+  if (!(logit.inner_width > 0 && prob.inner_width > 0)) return null;
+  const size = a.sizes[s.lecture ? "lecture" : "normal"];
+  const span = ([lo, hi]) => hi - lo;
+  const window = live ? [logit.y_range.start, logit.y_range.end] : f.window;
+  const font = `${size.labels} ${scalar(a.glyphs.bar_labels.text_font)}`;
+  const room = {
+    logit: { x: logit.inner_width / span(f.x_range), y: logit.inner_height / span(window) },
+    prob: { x: prob.inner_width / span(f.x_range), y: prob.inner_height / (prob.y_range.end - prob.y_range.start) },
+    radius: size.point / 2, label_height: parseFloat(size.labels), target_half: size.target / 2,
+    width_of: (text) => text_width(page, font, text),
+  };
+  fit_hints(page, size);
+  return fit(f, room, a.view);
+}
+
+// A figure's key, on the line under its title, in the look's size or smaller where its frame is narrower than
+// the text (a canvas never wraps it; lecture mode's 20 px runs past a half screen at 1024 px).
+function fit_hints(page, size) {
+  const { a } = page;
+  for (const [key, hint] of Object.entries(a.hints)) {
+    const wanted = parseFloat(size.hint);
+    const font = scalar(hint.text_font);
+    const width = text_width(page, `${wanted}px ${font}`, hint.text);
+    const px = Math.max(10, Math.min(wanted, Math.floor(wanted * a.figs[key].inner_width / width)));
+    set_if_changed(hint, { text_font_size: `${px}px` });
+  }
+}
+
+// A label's width in px as the figures' canvas draws it, measured once per font and text.
+function text_width(page, font, text) {
+  page.widths ??= new Map();
+  const key = `${font}\n${text}`;
+  if (!page.widths.has(key)) {
+    page.measure ??= document.createElement("canvas").getContext("2d");
+    page.measure.font = font;
+    page.widths.set(key, page.measure.measureText(text).width);
+  }
+  return page.widths.get(key);
 }
 
 // ---- readouts: from one frame to the next a readout changes its numbers, not its elements --------------
@@ -130,38 +284,54 @@ function draw_axes(page, s, f) {
   page.applied.axes = axes;
 }
 
+function every_figure(a) {
+  return [...Object.values(a.figs), ...Object.values(a.lab_figs)];
+}
+
+// The theme the page shows: theme=auto follows the reader's own (prefers-color-scheme, which start-up
+// watches), so a course page in dark mode shows a dark explainer.
+function shown_theme(s) {
+  if (s.theme !== "auto") return s.theme;
+  return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
 // The dark theme and lecture mode: a class on the root (colours and type sizes are CSS variables there) and
 // the figures' own colours and sizes, which Bokeh draws on a canvas.
 function draw_look(page, s) {
-  const look = JSON.stringify([s.theme, s.lecture]);
+  const theme = shown_theme(s);
+  const look = JSON.stringify([theme, s.lecture]);
   if (page.applied.look === look) return;
   const { a } = page;
-  const p = a.themes[s.theme];
+  const p = a.themes[theme];
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
-  const extra = [...(s.theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture-mode"] : [])];
+  const extra = [...(theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture-mode"] : [])];
   a.root.css_classes = ["explainer", ...extra];
-  for (const fig of Object.values(a.figs)) {
+  for (const fig of every_figure(a)) {
     fig.css_classes = ["fig", ...(s.lecture ? ["lecture-mode"] : [])];
     fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
     fig.title.setv({ text_color: p.fg, text_font_size: size.title });
   }
-  for (const hint of Object.values(a.hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
+  for (const hint of Object.values(a.hints)) hint.text_color = p.muted; // its size: fit_hints
+  for (const hint of Object.values(a.lab_hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
   for (const grid of a.grids) grid.grid_line_color = p.grid;
   for (const control of Object.values(a.controls)) {
     control.css_classes = ["control", ...(s.lecture ? ["lecture-mode"] : [])];
   }
-  for (const axis of Object.values(a.axes)) {
+  for (const axis of [...Object.values(a.axes), ...Object.values(a.lab_axes)]) {
     axis.setv({
       axis_label_text_color: p.fg, major_label_text_color: p.fg, axis_line_color: p.muted,
       major_tick_line_color: p.muted, minor_tick_line_color: p.muted, axis_label_text_font_size: size.axis,
     });
+  }
+  for (const axis of [a.axes.logit_y, a.axes.prob_y, ...Object.values(a.lab_axes)]) {
+    axis.major_label_text_font_size = size.yticks;
   }
   const g = a.glyphs;
   g.arrows.setv({ line_color: p.arrow, line_width: size.arrow });
   g.heads.setv({ fill_color: p.arrow, line_color: p.arrow });
   g.marks.setv({ fill_color: p.arrow, line_color: p.arrow });
   g.arrow_labels.setv({ text_color: p.arrow, text_font_size: size.hint });
-  g.points.setv({ fill_color: p.point, line_color: p.point_line, size: size.point });
+  g.points.setv({ fill_color: p.point, line_color: p.point_line }); // its size: fit_to_figures
   g.bars.fill_color = p.bar;
   g.outer.line_width = size.outline;
   g.inner.line_width = size.outline_inner;
@@ -169,7 +339,17 @@ function draw_look(page, s) {
   g.point_labels.setv({ text_color: p.fg, text_font_size: size.labels });
   g.bar_labels.setv({ text_color: p.fg, text_font_size: size.labels });
   g.span.line_color = p.span;
-  if (a.mode !== "notebook") document.body.style.background = s.theme === "dark" ? p.bg : "";
+  g.freq.setv({ fill_color: p.selected, line_color: p.fg });
+  g.whiskers.line_color = p.fg;
+  g.whiskers.upper_head.line_color = p.fg;
+  g.whiskers.lower_head.line_color = p.fg;
+  g.loss_line.line_color = p.bar;
+  g.jacobian_text.text_font_size = size.hint;
+  if (a.mode !== "notebook") document.body.style.background = theme === "dark" ? p.bg : "";
+  // The first look of a light page is the one Python built the figures in: nothing of another one to clear.
+  if (page.applied.look !== undefined || theme !== "light") {
+    for (const fig of every_figure(a)) repaint_clean(page, fig);
+  }
   page.applied.look = look;
 }
 
@@ -186,20 +366,24 @@ function draw_fonts(page, s) {
   const loads = [400, 700].map((weight) => document.fonts.load(`${weight} 16px "${a.view.hangul}"`, "가"));
   Promise.all(loads).catch(() => null).then(() => {
     const font = a.view.font;
-    for (const fig of Object.values(a.figs)) fig.title.text_font = font;
-    for (const hint of Object.values(a.hints)) hint.text_font = font;
-    for (const axis of Object.values(a.axes)) axis.setv({ axis_label_text_font: font, major_label_text_font: font });
+    for (const fig of every_figure(a)) fig.title.text_font = font;
+    for (const hint of [...Object.values(a.hints), ...Object.values(a.lab_hints)]) hint.text_font = font;
+    for (const axis of [...Object.values(a.axes), ...Object.values(a.lab_axes)]) {
+      axis.setv({ axis_label_text_font: font, major_label_text_font: font });
+    }
     for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
   });
 }
 
 // ---- the logit inputs, the live region, the link -----------------------------------------------------------
 
-/** The labelled number inputs that change a logit without dragging. */
+/** The labelled inputs that change a logit without dragging: text (a number field would turn a typed "2,5" into
+ * 25 or nothing, by locale, before the page could say why), announced as the spin buttons they act as. */
 function inputs_html(s, t, rules) {
   const fields = s.names.map((name, k) =>
-    `<label><span>${escape_html(name)}</span><input class="logit-input" type="number" step="0.1" ` +
-    `min="${-rules.logit}" max="${rules.logit}" value="${logit_text(s.z[k])}" data-k="${k}" ` +
+    `<label><span>${escape_html(name)}</span><input class="logit-input" type="text" inputmode="decimal" ` +
+    `spellcheck="false" autocomplete="off" role="spinbutton" aria-valuemin="${-rules.logit}" ` +
+    `aria-valuemax="${rules.logit}" aria-valuenow="${s.z[k]}" value="${logit_text(s.z[k])}" data-k="${k}" ` +
     `aria-label="${escape_html(fill(t.input_label, { name }))}"></label>`).join("");
   return `<div class="inputs-title">${t.inputs_title}</div><div class="inputs">${fields}</div>`;
 }
@@ -217,6 +401,23 @@ function draw_inputs(page, s, t) {
   root?.querySelectorAll(".logit-input").forEach((input, k) => {
     const text = logit_text(s.z[k]);
     if (input.value !== text) input.value = text;
+    if (input.getAttribute("aria-valuenow") !== String(s.z[k])) input.setAttribute("aria-valuenow", s.z[k]);
+  });
+}
+
+// What a link locks or hides, said under the title; when it is z, the points stay where they are (their tool
+// off) and their inputs are inert or left out (the buttons that move them are controls: controls.mjs
+// control_off).
+function draw_locks(page, s, t) {
+  const { a } = page;
+  const fixed = [...s.lock, ...s.hide.filter((key) => !s.lock.includes(key))].map((key) => t.lock_names[key]);
+  const note = fixed.length ? `<p class="locked-note">${fill(t.locked_note, { keys: fixed.join(", ") })}</p>` : "";
+  set_if_changed(a.header, { text: `<h1>${t.title}</h1><p>${t.subtitle}</p>${note}` });
+  const locked = s.lock.includes("z") || s.hide.includes("z");
+  set_draggable(page, a.figs.logit, !locked);
+  set_if_changed(a.inputs, { visible: !s.hide.includes("z") });
+  markup_of(page, a.inputs)?.querySelectorAll(".logit-input").forEach((input) => {
+    if (input.disabled !== locked) input.disabled = locked;
   });
 }
 

@@ -13,6 +13,25 @@ export function logit_window(z, view) {
   return [lo - view.pad, hi + view.pad];
 }
 
+/** The smallest 1, 2 or 5 times a power of ten that is at least v > 0: an axis end that stays put while a
+ * line grows toward it (a moving end would lay the figure out again every frame). */
+export function nice_ceiling(v) {
+  const unit = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * unit).find((end) => end >= v * (1 - 1e-12));
+}
+
+/** The loss figure's axes for the steps and losses recorded, on a linear or a log10 scale: x from the first step
+ * to a nice end at least 10 steps on; y from 0 to a nice ceiling of the largest loss, or (log) whole decades
+ * around the line. Each end moves only when the line crosses it. */
+export function loss_window(step, loss, log) {
+  const x = [step[0], step[0] + nice_ceiling(Math.max(10, step.at(-1) - step[0]))];
+  const positive = loss.filter((v) => v > 0);
+  if (!positive.length) return { x, y: log ? [-1, 0] : [0, 1] };
+  if (!log) return { x, y: [0, nice_ceiling(Math.max(...positive))] };
+  const [lo, hi] = [Math.min(...positive), Math.max(...positive)].map(Math.log10);
+  return { x, y: [Math.floor(lo), Math.max(Math.ceil(hi), Math.floor(lo) + 1)] };
+}
+
 /** The lesson's maths for state s, as plain numbers and arrays (the readouts' input). */
 export function lesson_numbers(s) {
   const { z, T, y, eps } = s;
@@ -66,8 +85,15 @@ function drawn_arrows(z, g, window, view) {
   };
 }
 
-/** Everything drawn for state s with strings t: sources' data, axes, readouts' HTML and the live text. */
-export function frame(s, t, view) {
+// A point's value to 2 decimals, and never "-0.00": a step leaves a logit at −0.0001.
+function point_text(z) {
+  const r = Number(z.toFixed(2));
+  return (r === 0 ? 0 : r).toFixed(2);
+}
+
+/** Everything drawn for state s with strings t: sources' data, axes, readouts' HTML and the live text (`text`
+ * false: the figures' part alone, for a frame that writes no text). */
+export function frame(s, t, view, { text = true } = {}) {
   const n = lesson_numbers(s);
   const { z, y } = s;
   const K = z.length;
@@ -81,14 +107,61 @@ export function frame(s, t, view) {
     many: K > view.many_classes,
     sources: {
       logits: { z: [...z], name: [...s.names] },
-      probs: { x, p: n.p, label: n.log_p.map(fmt_exp_text), is_true: x.map((k) => (k === y ? 1 : 0)) },
+      probs: { x, p: n.p, label: n.log_p.map(fmt_exp_text), is_true: x.map((k) => (k === y ? 1 : 0)),
+        label_y: [...n.p], label_alpha: x.map(() => 1) },
       neg_grad: { x, g: n.g },
       arrows: drawn_arrows(z, n.g, [lo, hi], view),
       target: { x, y: n.target, x0: x.map((k) => k - half), x1: x.map((k) => k + half) },
       settings: { T: [s.T], y: [y], eps: [s.eps] },
-      point_labels: { x, z: [...z], text: z.map((v) => v.toFixed(2)) },
+      point_labels: { x, z: [...z], text: z.map(point_text), dy: x.map(() => view.point_label_dy),
+        alpha: x.map(() => 1) },
     },
-    readouts: render_readouts(n, s, t),
-    live: live_text(n, s, t),
+    numbers: n,
+    readouts: text ? render_readouts(n, s, t) : {},
+    live: text ? live_text(n, s, t) : "",
+    caption: text ? caption_text(n, s, t) : "",
   };
+}
+
+/** Frame f fitted to the figures' sizes, so that nothing drawn covers anything else. `room` holds, for each
+ * figure, its pixels per class (`x`) and per unit of its y axis (`y`), the points' radius and the labels'
+ * height in px, and `width_of(text)`, a label's width in px. Each arrow sits clear of its point and of the
+ * next one (the points shrink where classes are narrow); a bar's label that is wider than its bar's share is
+ * left out (the table has it), and one that a target mark would cross sits above the mark; the points' values
+ * are left out where one would run into the class before, and move off the zero line; a cut arrow's value
+ * keeps to its class, as a bare number where its full text would not fit. Returns the points' size in px. */
+export function fit(f, room, view) {
+  const { logit, prob, width_of } = room;
+  const { arrows, probs, point_labels: labels, target } = f.sources;
+  const W = logit.x;
+  const r = Math.min(room.radius, 0.2 * W);
+  const half_head = view.head / 2;
+  const dx = Math.max(view.arrow_dx * W, r + half_head + view.clearance);
+  arrows.x = arrows.x.map((_, k) => k + dx / W);
+  // A dot for an arrow too short for a head stays smaller than the points, however small they get.
+  arrows.mark_size = arrows.mark_size.map((size, k) => (arrows.mark[k] === "circle" ? Math.min(size, r) : size));
+  // A cut arrow's value, written right of its arrow, must end before the next point.
+  const room_right = W - dx - view.label_offset - r - view.clearance;
+  arrows.label = arrows.label.map((text) => {
+    if (!text || width_of(text) <= room_right) return text;
+    const bare = text.split(" = ").at(-1);
+    return width_of(bare) <= room_right ? bare : "";
+  });
+  const h = room.label_height;
+  probs.label_alpha = probs.label.map((text) => (width_of(text) + view.clearance <= prob.x ? 1 : 0));
+  probs.label_y = probs.p.map((p, k) => {
+    const [bottom, mark] = [p * prob.y + view.bar_label_offset, target.y[k] * prob.y];
+    const crossed = mark + room.target_half >= bottom - 1 && mark - room.target_half <= bottom + h + 1;
+    return crossed ? target.y[k] + (room.target_half + 1) / prob.y : p;
+  });
+  // A point's value ends point_label_dx px left of its point, and must start after the arrow of the class before.
+  const fits = !f.many && labels.text.every((text) => width_of(text) + view.point_label_dx + view.clearance <=
+    W - dx - half_head);
+  labels.alpha = labels.text.map(() => (fits ? 1 : 0));
+  labels.dy = labels.z.map((z) => {
+    const base = z * logit.y + view.point_label_dy; // the text's bottom, in px from the zero line
+    if (base > 1 || base + h < -1) return view.point_label_dy;
+    return z >= 0 ? 2 - z * logit.y : -2 - h - z * logit.y;
+  });
+  return 2 * r;
 }

@@ -5,13 +5,19 @@
 // Date, a Symbol, a structure nested a thousand deep) is checked here and never reaches the server, which
 // could not decode it.
 
-const PAGES = new WeakMap(); // per lesson model (one per document or notebook output): what the page remembers
+// Per lesson model (one per document or notebook output): what the page remembers. Kept on the window, not in
+// the module: BokehJS compiles a CustomJS module anew for each trigger that fires before its first compile is
+// done (both figures' first layouts come in one tick), and two modules with two records of one page would
+// each listen to the hash and read a link twice.
+const PAGES = (globalThis.__softmax_explainer_pages ??= new WeakMap());
 
 function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
     page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
-      shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, valid: null, sent: null, from_python: null, connection: null };
+      shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, shown: null, history: null, noise: null,
+      loss_shown: false, playing: false, opened: null, valid: null, sent: null,
+      from_python: null, connection: null };
     PAGES.set(a.lesson, page);
     page.valid = first_state(a);
     page.sent = a.wire.text;
@@ -80,6 +86,7 @@ function checked_field(f, value, rules) {
   if (f.kind === "logits") return rule_logits(dense(value, rules), rules);
   if (f.kind === "names") return clean_names(dense(value, rules), rules);
   if (f.kind === "real") return rule_within(value, f.bounds, f.refusal);
+  if (f.kind === "count") return rule_count(value, f.bounds, f.refusal);
   if (f.kind === "notice") return rule_notice(value, rules);
   if (f.kind === "index") {
     if (!Number.isInteger(value) || value < 0) throw new RuleError("not_number", "a class index");
@@ -93,6 +100,7 @@ function checked_field(f, value, rules) {
     if (typeof value !== "boolean") throw new RuleError("refused", f.key);
     return value;
   }
+  if (f.kind === "keys") return rule_keys(value, f);
   throw new Error(`the lesson's table has a field of an unknown kind: ${f.kind}`);
 }
 

@@ -3,6 +3,7 @@
 // its default, and the notice names the keys that were.
 
 const LINK_INDEX = /^[0-9]{1,2}$/;
+const LINK_WHOLE = /^[0-9]{1,10}$/; // a count: ten digits hold 2^32 − 1
 const FIELDS_MAX = 64;
 const LONGEST = 1000;
 const SHOWN_KEY = 24;
@@ -17,7 +18,8 @@ function linked_fields(rules) {
 export function default_state(rules, strings, lang, K) {
   const z = default_logits(K);
   const computed = { z, initial: [...z], names: default_names(strings, lang, K), lang };
-  return Object.fromEntries(rules.lesson_fields.map((f) => [f.key, f.key in computed ? computed[f.key] : f.default]));
+  const default_of = (f) => (f.kind === "keys" ? [...f.default] : f.default);
+  return Object.fromEntries(rules.lesson_fields.map((f) => [f.key, f.key in computed ? computed[f.key] : default_of(f)]));
 }
 
 // One key's value from its text, by its field's kind.
@@ -30,10 +32,15 @@ function parse_value(f, text, rules) {
     if (!LINK_INDEX.test(text)) throw new RuleError("not_number", "a class index");
     return Number(text);
   }
+  if (f.kind === "count") {
+    if (!LINK_WHOLE.test(text)) throw new RuleError("not_whole", `${f.link} is not a whole number`);
+    return rule_count(Number(text), f.bounds, f.refusal);
+  }
   if (f.kind === "flag") {
     if (text !== "0" && text !== "1") throw new RuleError("refused", f.link);
     return text === "1";
   }
+  if (f.kind === "keys") return rule_keys(text.split(","), f);
   if (!f.choices.includes(text)) throw new RuleError("refused", f.link);
   return text;
 }
@@ -116,23 +123,28 @@ export function parse_link(pairs, lang, rules, strings) {
 // Whether state s holds field f's default, as a link sees it (app/fields.py is_default).
 function link_default(f, s, strings) {
   if (f.key === "initial") return s.initial.every((v, k) => v === s.z[k]);
-  if (f.key === "names") return same_names(s.names, default_names(strings, s.lang, s.names.length));
+  if (f.key === "names") return same_items(s.names, default_names(strings, s.lang, s.names.length));
+  if (f.kind === "keys") return same_items(s[f.key], f.default);
   return s[f.key] === f.default;
 }
 
-function same_names(a, b) {
+function same_items(a, b) {
   return a.length === b.length && a.every((n, k) => n === b[k]);
 }
 
+// Logits with at most 4 decimals (digits.mjs logit_text), the real fields with 4 significant digits
+// (real_text): what a gesture makes has fewer (a drag moves a logit by 0.01, the log sliders give 3
+// significant digits, η down to 0.001), and a link stays short whatever made its numbers.
 function link_text(f, value) {
-  if (f.kind === "logits") return value.map(String).join(",");
-  if (f.kind === "names") return value.join(",");
+  if (f.kind === "logits") return value.map(logit_text).join(",");
+  if (f.kind === "real") return real_text(value);
+  if (f.kind === "names" || f.kind === "keys") return value.join(",");
   if (f.kind === "flag") return value ? "1" : "0";
   return String(value);
 }
 
-/** The link text (query or hash, without its "?" or "#") that opens state s exactly: short keys, the
- * shortest numbers that round-trip, commas left readable. */
+/** The link text (query or hash, without its "?" or "#") that opens state s, its numbers to 4 decimals: short
+ * keys, commas left readable. */
 export function link_of(s, strings, rules) {
   const pairs = [...linked_fields(rules).values()].filter((f) => f.always || !link_default(f, s, strings))
     .map((f) => [f.link, link_text(f, s[f.key])]);

@@ -1,3 +1,3 @@
-// A log slider's label: its track holds log10 of the field, the label the field itself ("T = 0.50").
-const value = 10 ** tick;
-return `${symbol} = ${value < 1 ? value.toPrecision(2) : value.toPrecision(3)}`;
+// A log slider's label: its track holds log10 of the field, the label the field itself to 3 significant digits,
+// the value a slide gives (static/controls.mjs slider_value): "T = 0.501".
+return `${symbol} = ${Number((10 ** tick).toPrecision(3))}`;

@@ -58,6 +58,8 @@ export function render_readouts(n, s, t) {
     // thead and tbody written out: the parser adds a tbody the HTML lacks, and a frame whose HTML is not the
     // shape the page shows is written whole (draw.mjs patch_html), every cell afresh on every drag frame.
     probs: `<table><thead>${table_row(head, "th")}</thead><tbody>${body.join("")}</tbody></table>`,
+    // The value before the name: a long name is what the line clips.
+    py: `${label(t.py)} <span class="value">${fmt_exp(n.log_p[y])}</span> <span class="aside">(${names[y]})</span>`,
     loss: `${label(eps ? t.loss_smoothed : t.loss)} ${info(n.loss)} <span class="start">· ${start}</span>`,
     entropy: `${label(t.entropy)} ${info(n.entropy)}` +
       ` <span class="aside">≤ ${t.entropy_max} = ${fixed3(log_k, unit)} = ${fixed3(log_k_other, other)}</span>`,
@@ -88,6 +90,16 @@ export function live_text(n, s, t) {
   const loss = bits ? n.loss / Math.LN2 : n.loss;
   return fill(t.live, {
     name: s.names[s.y], p: fmt_exp_text(n.log_p[s.y]), loss: with_minus(loss.toFixed(3)), unit: bits ? t.bits : t.nats,
+  });
+}
+
+/** The caption under the saved figures (the PNG): the settings and the loss it shows, as plain text. */
+export function caption_text(n, s, t) {
+  const bits = s.units === "bits";
+  const loss = bits ? n.loss / Math.LN2 : n.loss;
+  return fill(t.caption, {
+    T: logit_text(s.T), eps: logit_text(s.eps), K: s.z.length, name: s.names[s.y], p: fmt_exp_text(n.log_p[s.y]),
+    loss: with_minus(loss.toFixed(3)), unit: bits ? t.bits : t.nats,
   });
 }
 

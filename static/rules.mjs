@@ -151,11 +151,28 @@ export function rule_logits(values, rules) {
   return z;
 }
 
+/** Link keys of field f's choices, none twice, in the order of the choices (app/rules.py keys). */
+export function rule_keys(value, f) {
+  if (!Array.isArray(value)) throw new RuleError("refused", `${f.key} must be a list of link keys`);
+  for (let k = 0; k < value.length; k++) {
+    if (typeof value[k] !== "string" || !f.choices.includes(value[k])) throw new RuleError("refused", f.key);
+  }
+  if (new Set(value).size !== value.length) throw new RuleError("refused", `${f.key} names a key twice`);
+  return f.choices.filter((key) => value.includes(key));
+}
+
 /** A finite number within [lo, hi]; the refusal's `key` names the reason in the string table. */
 export function rule_within(value, [lo, hi], key) {
   const x = rule_number(value);
   if (!(x >= lo && x <= hi)) throw new RuleError(key, `out of range: ${x}`); // x: a checked, finite number
   return x;
+}
+
+/** A whole number within [lo, hi] (app/rules.py count); the refusal's `key` names the reason. */
+export function rule_count(value, [lo, hi], key) {
+  if (!Number.isInteger(value)) throw new RuleError("not_whole", `not a whole number: ${described(value)}`);
+  if (!(value >= lo && value <= hi)) throw new RuleError(key, `out of range: ${value}`);
+  return value;
 }
 
 // A number as people type it: each part can match a digit in only one way, so a long hostile string fails

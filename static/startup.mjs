@@ -1,7 +1,8 @@
 // Start-up, links, the server, and what fired the callback. One CustomJS runs this bundle for every trigger
 // (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
 
-/** Once per page, at the logit figure's first layout (and again at later ones, which need no new frame). */
+/** Once per page, at the logit figure's first layout; at later layouts of either figure (a new width, lecture
+ * mode's height) the frame is fitted to them again. */
 function ready(page) {
   const { a } = page;
   if (!page.listening) {
@@ -9,7 +10,8 @@ function ready(page) {
     listen(page);
   }
   watch_sight(page);
-  for (const fig of Object.values(a.figs)) untabbable(page, fig);
+  for (const fig of every_figure(a)) untabbable(page, fig);
+  hold_then_drag(page, a.figs.logit);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
     page.shadows.add(shadow);
@@ -18,8 +20,11 @@ function ready(page) {
   }
   if (!page.drawn) {
     page.drawn = true;
+    page.opened ??= { ...page.valid, notice: "" }; // unless a link was read first
     if (same_json(page.valid, a.lesson.state)) draw(page, page.valid);
     else a.lesson.state = page.valid; // its trigger draws it, as the page's own
+  } else if (!page.gesture) {
+    draw(page, now(page)); // a new size: the labels and arrows fitted to it (draw.mjs fit_to_figures)
   }
   const inputs = element_of(page, a.inputs);
   if (inputs) inputs.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
@@ -44,7 +49,12 @@ function listen(page) {
   const { a } = page;
   // A pointer held on a slider or a point is a gesture in progress until it is up (or this window loses it:
   // a pointer released over a course page around the frame is never seen going up).
-  const down = (ev) => { if (ev.isPrimary) page.pointer_down = true; };
+  const down = (ev) => {
+    if (!ev.isPrimary) return;
+    page.pointer_down = true;
+    // A press on the logits pauses playing before the point tool picks a point that the next step would move.
+    if (page.playing && ev.composedPath().includes(element_of(page, a.figs.logit))) pause(page);
+  };
   const up = (ev) => {
     if (!ev.isPrimary) return;
     page.pointer_down = false;
@@ -57,6 +67,12 @@ function listen(page) {
     page.pointer_down = false;
     end_gesture(page);
   });
+  // Playing stops when nobody can see it (another tab, a closed laptop), and stays paused when they come back.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden && page.playing) pause(page);
+  });
+  // theme=auto: the reader switches the system's dark mode, and the page follows at once.
+  window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener("change", () => draw(page, now(page)));
   // A page opened without a link keeps its plain address until the learner changes something; one opened
   // with a link gets it back cleaned (defaults in place of what could not be used).
   if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
@@ -67,8 +83,8 @@ function listen(page) {
   // Bokeh's page keeps <body> at the frame's height, so it is the explainer's own element that is watched.
   const root = element_of(page, a.root);
   if (a.mode === "file" && window.parent !== window && root) {
-    const tell = () => {
-      const height = root.getBoundingClientRect().bottom + window.scrollY;
+    const tell = () => { // the root's bottom margin too: without it the frame scrolled by 11 px
+      const height = root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(root).marginBottom) + scrollY;
       window.parent.postMessage({ softmax_explainer_height: Math.ceil(height) }, "*");
     };
     new ResizeObserver(tell).observe(root);
@@ -85,6 +101,7 @@ function read_link(page) {
   if (!text) return;
   const [s] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
   page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
+  page.opened = { ...s, notice: "" }; // a new link is a new question: "reset everything" goes back to it
   whole(page, s);
 }
 
@@ -104,19 +121,34 @@ function copy_link(page) {
   navigator.clipboard?.writeText(url).then(() => say("link_copied"), () => {});
 }
 
+// The two figures side by side, and under them a caption that says what they show (T, ε, K, the true class,
+// the loss), in the theme's colours: a slide made from the PNG needs no note of its settings.
 function download_png(page) {
-  const layers = Object.values(page.a.figs).map((fig) => figure_canvas(page, fig));
+  const { a } = page;
+  const s = now(page);
+  const layers = Object.values(a.figs).map((fig) => figure_canvas(page, fig));
+  const caption = caption_text(lesson_numbers(s), s, strings(page, s));
+  const size = parseFloat(a.sizes[s.lecture ? "lecture" : "normal"].labels) * 1.3;
   const out = document.createElement("canvas");
   out.width = layers.reduce((w, c) => w + c.width, 0);
-  out.height = Math.max(...layers.map((c) => c.height));
+  const band = Math.ceil(2.2 * size);
+  out.height = Math.max(...layers.map((c) => c.height)) + band;
   const ctx = out.getContext("2d");
-  ctx.fillStyle = page.a.themes[now(page).theme].bg;
+  const theme = a.themes[shown_theme(s)];
+  ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, out.width, out.height);
   let x = 0;
   for (const layer of layers) {
     ctx.drawImage(layer, x, 0);
     x += layer.width;
   }
+  const font = (px) => `${px}px ${a.view.font}`;
+  ctx.font = font(size);
+  const fitted = Math.min(size, size * (out.width - 2 * size) / ctx.measureText(caption).width);
+  ctx.font = font(fitted);
+  ctx.fillStyle = theme.fg;
+  ctx.textBaseline = "middle";
+  ctx.fillText(caption, size, out.height - band / 2);
   out.toBlob((blob) => {
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
@@ -156,7 +188,7 @@ function dispatch(page, obj, data) {
   if (obj === a.wire) return on_wire(page);
   if (data?.event_name === "connection_lost") return lost(page);
   if (obj === a.sources.logits) return on_logits(page);
-  if (obj === a.figs.logit) return ready(page);
+  if (obj === a.figs.logit || obj === a.figs.prob) return ready(page);
   if (obj.event_name === "pan") return on_pan(page, obj);
   if (obj.event_name === "panend") return end_gesture(page);
   if (obj.event_name === "tap") return clear_selection(a.sources.logits);

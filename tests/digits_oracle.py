@@ -5,7 +5,7 @@ m×10<sup>e</sup>, with U+2212 minus signs, ties away from zero. `shown(x)` show
 (Fraction arithmetic); `shown_exp(u)` shows e^u, computed with mpmath: e^u = 10^(I + f), the mantissa 10^f and
 its rounding worked at 60 digits (plus those of I); when the value lies within 10^-50 of a rounding boundary
 the precision doubles, so the answer is always exact. `to_fixed`, `js_string` and `logit_text` are what
-JavaScript's toFixed, String and the logit inputs' 12 significant digits write, from the ECMAScript rules.
+JavaScript's toFixed, String and the logit inputs' 4 decimals write, from the ECMAScript rules.
 Also: near_ties(), doubles u whose e^u lies next to a boundary, the cases where a sloppy renderer errs.
 """
 
@@ -109,19 +109,36 @@ def js_string(x):
 
 
 def logit_text(z):
-    """A logit as its input shows it: String(Number(z.toPrecision(12))), 12 significant digits of the exact
-    value (a tie away from zero), read back as a double and written by `js_string`.
+    """A logit or a real field as its input and a link write it: String(Number(z.toFixed(4))), the exact value
+    rounded to 4 decimals (a tie away from zero), read back as a double and written by `js_string`; past 1e21
+    toFixed writes String(z).
 
-    >>> logit_text(0.09999999999999998), logit_text(2.0), logit_text(-0.9), logit_text(-0.0)
-    ('0.1', '2', '-0.9', '0')
+    >>> logit_text(0.09999999999999998), logit_text(2.0), logit_text(-0.9), logit_text(-0.0), logit_text(1.03125)
+    ('0.1', '2', '-0.9', '0', '1.0313')
     """
-    if z == 0:
+    if abs(z) >= 1e21:
+        return js_string(z)
+    value = float(to_fixed(z, 4))  # float("…") rounds correctly, as Number("…") does
+    return js_string(0.0 if value == 0 else value)
+
+
+def real_text(x):
+    """A real field (T, ε, η) as a link writes it: String(Number(x.toPrecision(4))), the exact value rounded to 4
+    significant digits (a tie to the larger magnitude), read back as a double and written by `js_string`.
+
+    >>> real_text(0.00123456), real_text(12.345), real_text(0.15625), real_text(-2.0), real_text(0.0)
+    ('0.001235', '12.35', '0.1563', '-2', '0')
+    """
+    if x == 0:
         return "0"
-    a = abs(Fraction(z))
+    a = abs(Fraction(x))
     e = _exponent10(a)
-    n = _half_up_exact(a / Fraction(10) ** (e - 11))
-    value = float(n * Fraction(10) ** (e - 11))  # Fraction → float rounds correctly, as Number("…") does
-    return js_string(-value if z < 0 else value)
+    n = _half_up_exact(a / Fraction(10) ** (e - 3))
+    try:
+        value = float(Fraction(n) * Fraction(10) ** (e - 3))  # float(Fraction) rounds correctly, as Number does
+    except OverflowError:  # 1.798e308 is past the largest double: Number reads it as Infinity
+        return "-Infinity" if x < 0 else "Infinity"
+    return js_string(-value if x < 0 else value)
 
 
 @cache  # the fixtures ask for the same u many times (a label and its cell)

@@ -48,11 +48,12 @@ def _run(cwd, monkeypatch):
     return nb
 
 
-@pytest.fixture(scope="module", params=["repo root", "examples"])
-def executed(request):
-    cwd = ROOT if request.param == "repo root" else ROOT / "examples"
+@pytest.fixture(scope="module")
+def executed():
+    """The notebook run where Jupyter runs it: from its own folder (tests/browser/test_jupyterlab.py opens it in
+    a real JupyterLab)."""
     with pytest.MonkeyPatch.context() as mp:
-        return _run(cwd, mp)
+        return _run(ROOT / "examples", mp)
 
 
 def _cell(nb, first_line):

@@ -45,14 +45,25 @@ def test_the_raw_cap_is_bounded_but_takes_every_name_nfc_shortens_to_the_limit()
     assert e.value.key == "name_long"
 
 
+class Untouchable(list):
+    """A list whose items must not be looked at: iterating it or taking an item fails the test."""
+
+    def __iter__(self):
+        raise AssertionError("an item was looked at before the count was checked")
+
+    def __getitem__(self, index):
+        raise AssertionError("an item was looked at before the count was checked")
+
+
 def test_counts_are_checked_before_any_item_is_looked_at():
-    start = time.perf_counter()
-    for call in (lambda: rules.clean_names(["a" * HUGE] * 11), lambda: rules.clean_names([object()] * 10 ** 6),
-                 lambda: rules.logits(np.zeros(10 ** 7)), lambda: rules.logits([math.nan] * 10 ** 6)):
+    huge = np.zeros(10**7)
+    huge.flags.writeable = False  # and an array is never converted (tolist) before its length is checked
+    for call in (lambda: rules.clean_names(Untouchable(["a" * HUGE] * 11)),
+                 lambda: rules.clean_names(Untouchable([object()] * 10**6)),
+                 lambda: rules.logits(Untouchable([math.nan] * 10**6)), lambda: rules.logits(huge)):
         with pytest.raises(rules.Refusal) as e:
             call()
         assert e.value.key == "class_count"
-    assert time.perf_counter() - start < 0.05
 
 
 HUGE_REFUSALS = {

@@ -35,6 +35,7 @@ HAND = [
     base_state([2.0, 1.0, 0.1, 3.0, -1.0], names=ODD[3:8], y=4, units="bits"),
     base_state([-100.0, 100.0], T=0.01, notice="at_limit"),
     base_state([1.0, 2.0, 3.0], notice="link_bad:z, <b>q</b>"),
+    base_state([2.0, 1.0, 0.1], lock=["T", "y"], hide=["eps", "names"]),         # an instructor's question
 ]
 
 
@@ -64,6 +65,8 @@ MALFORMED = [
     "names=a,b,c,d,e,f,g,h,i,j,k", "eps=0.6", "eps=-0.1", "eps=x", "units=joules", "lang=fr", "theme=blue",
     "lecture=yes", "lecture=2", "q=1", "z=1,2,3&z=4,5,6", "T=2&T=3", "%3Cscript%3E=1", "z=1,2&names=a,b,c",
     "y=2&z=1,2", "=1", "z", "T=1&&&y=0&unknown",
+    # An instructor's lock and hide take the link keys of controls, each once.
+    "lock=", "lock=t", "lock=T,T", "lock=z0", "lock=notice", "hide=eps,,names", "hide=%20T", "lock=T;y",
     # Links that broke a served session in Panel's own query parser, before the app's parser ran, or that the
     # two parsers read differently (issue 13): non-ASCII digits, a value past Python's 4,300-digit int limit,
     # a leading "?", undecodable escapes, more fields than any lesson has (Tornado refused 1,000 with a 400).
@@ -73,4 +76,5 @@ MALFORMED = [
 VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=1,2,3&z0=0,0,0", "z0=1,2,3&names=a,b,c", "z0=1,2", "T=1&&&&&&&&y=0",
          "z=2,1,0.1", "names=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b,c", "lang=ko",
          "lang=ko&names=x,y", "z=1,2&names=a,b&y=1&eps=0.1&units=bits&theme=dark&lecture=1", "", "T=100",
-         "T=0.01&z=100,-100", "bokeh-absolute-url=x&T=2", "z=%2B1,.5,5.&T=1E-1", "names=a,b"]
+         "T=0.01&z=100,-100", "bokeh-absolute-url=x&T=2", "z=%2B1,.5,5.&T=1E-1", "names=a,b",
+         "lock=y,T&hide=eps,names", "lock=z,T,y,eps,lr,units,names,lang,theme,lecture&hide=lecture"]

@@ -7,10 +7,18 @@ Relies only on the team's testing contract (named sources, controls and readout 
 import json
 import time
 
+# A model by its name or CSS class. The contract gives a control and a source one name ("jacobian": the toggle
+# that shows the view, and the heatmap's cells): FIND takes the control, FIND_SOURCE the source.
 FIND = """(name) => {
   for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
-    if (m.name === name) return m;
+    if (m.name === name && m.type !== "ColumnDataSource") return m;
     if (m.css_classes && m.css_classes.includes && m.css_classes.includes(name)) return m;
+  }
+  for (const d of Bokeh.documents) for (const m of d._all_models.values()) if (m.name === name) return m;
+  return null; }"""
+FIND_SOURCE = """(name) => {
+  for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
+    if (m.name === name && m.type === "ColumnDataSource") return m;
   }
   return null; }"""
 
@@ -48,7 +56,7 @@ def state(pg):
 
 def data(pg, name):
     """A ColumnDataSource's columns as lists."""
-    return pg.evaluate(f"(n) => {{ const m = ({FIND})(n); const o = {{}};"
+    return pg.evaluate(f"(n) => {{ const m = ({FIND_SOURCE})(n); const o = {{}};"
                        " for (const [k, v] of m.data.entries ? m.data.entries() : Object.entries(m.data))"
                        " o[k] = Array.from(v); return o; }", name)
 
@@ -74,7 +82,12 @@ def html(pg, css_class):
 
 
 def point_xy(pg, k):
-    """Viewport position of logit k's point, once the glyph has mapped the current data to the screen."""
+    """Viewport position of logit k's point, once the glyph has mapped the current data to the screen and the
+    position holds from one frame to the next; the logit figure scrolled into view first, if a control further
+    down (the lab's) left it out of sight."""
+    pg.evaluate(f"""() => {{ const el = Bokeh.index.find_one(({FIND})('logit_figure')).el;
+      const r = el.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({{block: 'nearest'}}); }}""")
     handle = pg.wait_for_function(f"""(k) => {{
       const v = ({VIEWS})().find(v => v.model && v.model.type === 'GlyphRenderer'
                                    && v.model.data_source.name === 'logits');
@@ -82,8 +95,15 @@ def point_xy(pg, k):
       const z = v.model.data_source.data.z;
       const mapped = v.glyph.sx && v.glyph.sx.length === n && v.glyph.y[k] === z[k];
       if (!mapped || !Number.isFinite(v.glyph.sy[k])) return null;
+      // The data can be the new one while its screen position is still the last paint's: wait for the paint.
+      const want = v.coordinates?.y_scale?.compute(z[k]);
+      if (want !== undefined && Math.abs(want - v.glyph.sy[k]) > 0.5) return null;
       const rect = v.parent.canvas_view.el.getBoundingClientRect();
-      return [rect.left + v.glyph.sx[k], rect.top + v.glyph.sy[k]]; }}""", arg=k)
+      const at = [rect.left + v.glyph.sx[k], rect.top + v.glyph.sy[k]];
+      // The same on two polls in a row (a frame apart): a page still laying out moves the point under the pointer.
+      const stable = window.__point_at === `${{k}}:${{at}}`;
+      window.__point_at = `${{k}}:${{at}}`;
+      return stable ? at : null; }}""", arg=k)
     return handle.json_value()
 
 
@@ -100,12 +120,11 @@ def box(pg, name):
 
 SETTLED = f"""() => {{
   const find = {FIND};
-  const s = find('lesson').state;
+  const lesson = find('lesson'), s = lesson.state;
+  const page = globalThis.__softmax_explainer_pages?.get(lesson);
   const shown = Array.from(find('point_labels').data.z), z = Array.from(find('logits').data.z);
-  const set = find('settings').data;
-  return JSON.stringify(shown) === JSON.stringify(s.z) && JSON.stringify(z) === JSON.stringify(s.z)
-      && set.T[0] === s.T && set.y[0] === s.y && set.eps[0] === s.eps
-      && Array.from(find('probs').data.p).length === s.z.length; }}"""
+  return page !== undefined && JSON.stringify(page.shown) === JSON.stringify(s)
+      && JSON.stringify(shown) === JSON.stringify(s.z) && JSON.stringify(z) === JSON.stringify(s.z); }}"""
 
 
 def settled(pg, timeout=5000):

@@ -129,3 +129,44 @@ def test_an_overlay_level_renderer_repaints_without_the_axes(pg):
     lp.settled(pg)
     pg.evaluate("() => window.__restore()")
     assert counts["overlays"] >= 4 and counts["primary"] == 0, counts
+
+
+def test_set_draggable_an_inactive_tool_takes_no_drag(pg):
+    """Tool.active false: the toolbar routes no pan to the PointDrawTool, so a drag moves no point."""
+    before = lp.data(pg, "logits")["z"]
+    pg.evaluate(f"() => {{ ({FIND})('logit_figure').toolbar.tools[0].active = false; }}")
+    lp.drag(pg, 0, -60)
+    assert lp.data(pg, "logits")["z"] == before
+    pg.evaluate(f"() => {{ ({FIND})('logit_figure').toolbar.tools[0].active = true; }}")
+    lp.drag(pg, 0, -60)
+    assert lp.data(pg, "logits")["z"][0] > before[0]
+    lp.click(pg, "reset")
+    lp.settled(pg)
+
+
+def test_repaint_clean_a_cleared_canvas_is_painted_again(pg):
+    """CanvasView.primary/.overlays hold the layers' canvases; setting a width clears one, request_repaint paints
+    it again (the figure's background reaches its corner)."""
+    got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const layers = [v.canvas_view.primary, v.canvas_view.overlays];
+        const c = layers[0].canvas; const at = () => c.getContext('2d').getImageData(c.width / 2, 5, 1, 1).data[3];
+        for (const l of layers) l.canvas.width = l.canvas.width;
+        const cleared = at(); v.request_repaint();
+        // Bokeh paints on a later frame; on a loaded machine (CI) two frames were not always enough.
+        for (let i = 0; i < 120 && at() === 0; i++) await new Promise((r) => requestAnimationFrame(r));
+        return [layers.every((l) => l.canvas instanceof HTMLCanvasElement), cleared, at()]; }}""")
+    assert got == [True, 0, 255]
+
+
+def test_scalar_a_property_python_set_is_a_value_spec(pg):
+    """A LabelSet's text_font as Python left it reads as a spec {value: …}; the page measures text in its font."""
+    got = pg.evaluate(f"""() => {{ const labels = ({FIND})('prob_figure').center.find((r) => r.type === 'LabelSet');
+        return [labels.text_font, labels.text_baseline]; }}""")
+    assert got[0] == {"value": "helvetica"}, got
+
+
+def test_hold_then_drag_makes_no_press_of_a_pointer_held_still(pg):
+    """UIGestures.press_threshold, reached from the logit figure's canvas, is past any hold."""
+    got = pg.evaluate(f"""() => Bokeh.index.find_one(({FIND})('logit_figure')).canvas_view.ui_event_bus.ui_gestures
+        .constructor.press_threshold""")
+    assert got == 2**31 - 1

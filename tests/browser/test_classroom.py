@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import core
-from app import fields
+from app import controls, fields
+from app.controls import CONTROLS
 from app.document import control_names
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
@@ -48,14 +49,21 @@ def open_page(request, new_page):
 
 # Everything a learner uses: the figures, every control of the app's own list, the logit inputs.
 USED = ["logit_figure", "prob_figure", *control_names(), "logit_inputs"]
+LAB_OPEN = "learn=1&sample=1&jacobian=1&naive=1"  # every part of the lab open: each control of it laid out
 BOXES = f"""(names) => {{ const find = {lp.FIND};
   return names.map((n) => {{ const r = Bokeh.index.find_one(find(n)).el.getBoundingClientRect();
     return [n, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; }}); }}"""
 
 
-@pytest.mark.parametrize(("width", "height"), WIDTHS)
+# What only the page does (its layout, a finger, its live region, its looks, its PNG) is the same page served:
+# served once where a width or a language is varied, else exported only, so the suite pays for it once.
+EXPORTED = pytest.mark.parametrize("open_page", ["exported"], indirect=True)
+
+
+@pytest.mark.parametrize(("open_page", "width", "height"),
+                         [("served", *WIDTHS[0]), *(("exported", *wh) for wh in WIDTHS)], indirect=["open_page"])
 def test_every_width_fits_without_overlap(open_page, width, height):
-    p = open_page(viewport=(width, height))
+    p = open_page(LAB_OPEN, viewport=(width, height))
     pg = p.pg
     assert pg.evaluate("() => document.documentElement.scrollWidth") <= width
     boxes = pg.evaluate(BOXES, USED)
@@ -74,11 +82,27 @@ def test_every_width_fits_without_overlap(open_page, width, height):
     assert_consistent(pg)
 
 
+@EXPORTED
+def test_lecture_mode_on_a_phone_runs_past_no_edge(open_page):
+    """20 px text on a 360 px screen, every part of the lab open, in both languages: a slider's title and an
+    input's label wrap, a group of buttons too (the class names box's label ran 18 px past the edge)."""
+    p = open_page(f"{LAB_OPEN}&lecture=1", viewport=(360, 740))
+    assert p.pg.evaluate("() => document.documentElement.scrollWidth") <= 360
+    lp.set_value(p.pg, "lang", "ko")
+    lp.wait_state(p.pg, "(s) => s.lang === 'ko'")
+    p.pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # laid out
+    assert lp.prop(p.pg, "class_names", "title").startswith("부류")
+    assert p.pg.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+@EXPORTED
 def test_a_finger_drags_a_point_and_the_page_still_scrolls(open_page):
     p = open_page(viewport=(375, 667), has_touch=True, is_mobile=True)
     pg = p.pg
     cdp = p.context.new_cdp_session(pg)
     pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('logit_figure')).el.scrollIntoView()")
+    # The point is read where the scrolled page has painted it (a loaded CI machine paints late).
+    pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     x, y = lp.point_xy(pg, 1)
     z0 = lp.state(pg)["z"][1]
 
@@ -89,7 +113,7 @@ def test_a_finger_drags_a_point_and_the_page_still_scrolls(open_page):
     for i in range(1, 16):
         touch("touchMove", [(x, y - 4 * i)])
     touch("touchEnd", [])
-    lp.wait_state(pg, f"(s) => s.z[1] > {z0 + 0.5}")
+    lp.wait_state(pg, f"(s) => s.z[1] > {z0 + 0.5}", timeout=15000)
     assert_consistent(pg)
     # Elsewhere a swipe scrolls the page, over the bar chart too (it has no tool to hold the finger).
     pg.evaluate("() => window.scrollTo(0, 0)")
@@ -147,8 +171,31 @@ def test_the_keyboard_alone_changes_a_logit(open_page):
     pg.keyboard.type("3")
     pg.keyboard.press("ArrowUp")
     lp.wait_state(pg, f"(s) => s.z[{k}] === 3.1")
+    # A decimal comma is refused with a notice that says why (a number field read "2,5" as 25), letters too.
+    for typed, says in (("2,5", "2.5, not 2,5"), ("two", "Type a number.")):
+        pg.keyboard.press("Control+a")
+        pg.keyboard.type(typed)
+        pg.keyboard.press("Enter")
+        pg.wait_for_function(f"(says) => ({lp.FIND})('notice').text.includes(says)", arg=says)
+        assert lp.state(pg)["z"][k] == 3.1 and pg.evaluate(f"() => ({DEEP_FOCUS})().value") == "3.1"
+    # The number of draws reads its text by the same rule, and wants a whole number.
+    lp.set_value(pg, "sample", True, attr="active")
+    pg.wait_for_function(f"() => Bokeh.index.find_one(({lp.FIND})('num_samples'))?.el.getBoundingClientRect()"
+                         ".width > 0")
+    box = pg.evaluate_handle(f"() => Bokeh.index.find_one(({lp.FIND})('num_samples')).el.shadowRoot"
+                             ".querySelector('input')").as_element()
+    for typed, says in (("2,5", "2.5, not 2,5"), ("many", "Type a number."), ("2.5", "Type a whole number."),
+                        ("0", "N lies from 1 to 100,000."), ("500", None)):
+        box.click(click_count=3)
+        pg.keyboard.type(typed)
+        pg.keyboard.press("Enter")
+        if says:
+            pg.wait_for_function(f"(says) => ({lp.FIND})('notice').text.includes(says)", arg=says)
+            assert lp.state(pg)["n"] == 1000 and box.input_value() == "1000"
+    lp.wait_state(pg, "(s) => s.n === 500")
 
 
+@EXPORTED
 def test_the_live_region_does_not_flood_during_a_drag(open_page):
     p = open_page()
     pg = p.pg
@@ -166,6 +213,10 @@ def test_a_link_opens_exactly_its_lesson_and_copy_link_round_trips(open_page):
     assert (s["z"], s["T"], s["y"], s["notice"]) == ([-1.0, 3.0, 0.5], 0.5, 2, "")
     np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax([-1, 3, 0.5], T=0.5), rtol=1e-12)
     lp.drag(p.pg, 0, -50)
+    dragged = lp.state(p.pg)["z"][0]
+    assert dragged != -1.0 and dragged == round(dragged, 2)  # a drag moves a logit in steps of 0.01
+    lp.set_value(p.pg, "temperature", -0.3)  # log10 T: 10 ** -0.3 = 0.50119, kept to 3 digits
+    lp.wait_state(p.pg, "(s) => s.T === 0.501")
     lp.set_value(p.pg, "label_smoothing", 0.2)
     lp.set_value(p.pg, "class_names", "ant,bee,<b>wasp</b>")
     lp.set_value(p.pg, "units", 1, attr="active")
@@ -174,6 +225,7 @@ def test_a_link_opens_exactly_its_lesson_and_copy_link_round_trips(open_page):
     url = lp.text(p.pg, "notice").split(": ", 1)[1]
     assert url.startswith("http://127.0.0.1" if p.mode == "served" else "file://")
     link = url.split("?" if p.mode == "served" else "#", 1)[1]
+    assert f"z={dragged:g},3,0.5" in link and "T=0.501&" in link
     copied = lp.state(p.pg)
     again = open_page(link)
     assert lp.state(again.pg) == {**copied, "notice": ""}  # the initial logits too (z0)
@@ -195,13 +247,13 @@ def expected_lesson(link):
 
 
 def test_a_malformed_link_opens_the_default_lesson_with_a_notice(open_page):
-    """Served, a link opens a session of its own (Python reads the query): every third link and the ones with
+    """Served, a link opens a session of its own (Python reads the query): every twelfth link and the ones with
     a lesson of their own, since each costs a page load and Python's reading of every link is what the node
     tier's twins fixture holds (tests/js/make_twins.py); exported, one page reads every link as its hash
     changes, as it reads the hash it opens with (and the first link is the one it opens with)."""
     p = open_page(MALFORMED[0])
     links = MALFORMED if p.mode != "served" else [
-        link for k, link in enumerate(MALFORMED) if k % 3 == 0 or expected_lesson(link) != expected_lesson("")]
+        link for k, link in enumerate(MALFORMED) if k % 12 == 0 or expected_lesson(link) != expected_lesson("")]
     for k, link in enumerate(links):
         if p.mode == "served" and k:
             p.pg.goto(f"{p.pg.url.split('?')[0]}?{link}")
@@ -217,7 +269,8 @@ def test_a_malformed_link_opens_the_default_lesson_with_a_notice(open_page):
         notice = lp.text(p.pg, "notice")
         assert notice.startswith("The link held values that could not be used"), notice
         assert "<" not in lp.html(p.pg, "notice"), "the keys a link names are text, never markup"
-        assert_consistent(p.pg)
+        if k % 3 == 0:  # the figures drawn from what was read: every third link (they all show a default lesson)
+            assert_consistent(p.pg)
 
 
 def page_strings(pg):
@@ -257,7 +310,8 @@ def foreign(lang):
     return out
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize(("open_page", "lang"), [("served", "ko"), ("exported", "en"), ("exported", "ko")],
+                         indirect=["open_page"])
 def test_one_language_at_a_time(open_page, lang):
     p = open_page(f"lang={lang}")
     shown = " | ".join(page_strings(p.pg))
@@ -274,20 +328,43 @@ def test_one_language_at_a_time(open_page, lang):
     assert lp.state(p.pg)["z"] == kept and lp.state(p.pg)["names"] == TEXT[other]["class_names"][:3]
 
 
+# How far the pixels along a figure's top and left edges are, as drawn on its canvas over the page, from the
+# figure's own background: the light theme's first paint must not stay there once the page is dark.
+EDGE = f"""(name) => {{ const f = ({lp.FIND})(name), c = Bokeh.index.find_one(f).canvas_view.primary.canvas;
+  const bg = f.background_fill_color.match(/[0-9a-f]{{2}}/g).map((h) => parseInt(h, 16));
+  const ctx = c.getContext('2d'), top = ctx.getImageData(0, 0, c.width, 2).data,
+    left = ctx.getImageData(0, 0, 2, c.height).data;
+  let worst = 0;
+  for (const d of [top, left]) for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) {{
+    const shown = (d[i + 3] / 255) * d[i + k] + (1 - d[i + 3] / 255) * bg[k];
+    worst = Math.max(worst, Math.abs(shown - bg[k]));
+  }}
+  return worst; }}"""
+
+
+@EXPORTED
 def test_lecture_mode_and_the_dark_theme(open_page):
     p = open_page("lecture=1&theme=dark")
     pg = p.pg
     s = lp.state(pg)
     assert s["lecture"] and s["theme"] == "dark"
+    lp.wait_until(lambda: all(pg.evaluate(EDGE, name) <= 8 for name in ("logit_figure", "prob_figure")))
     classes = lp.prop(pg, "explainer", "css_classes")
     assert "dark" in classes and "lecture-mode" in classes
     colours = pg.evaluate(f"""() => {{ const f = ({lp.FIND})('logit_figure');
         return [f.background_fill_color, getComputedStyle(Bokeh.index.find_one(({lp.FIND})('readout-loss')).el)
         .fontSize]; }}""")
     assert colours[0] == "#15191f" and float(colours[1].rstrip("px")) >= 20
+    # The chosen unit is plainly chosen, not dimmed as if disabled: its own background and a bold label.
+    looks = pg.evaluate(f"""() => [...Bokeh.index.find_one(({lp.FIND})('units')).el.shadowRoot
+        .querySelectorAll('.bk-btn')].map((b) => {{ const c = getComputedStyle(b);
+        return [b.classList.contains('bk-active'), c.backgroundColor, c.fontWeight, c.opacity]; }})""")
+    (chosen,), others = [x for x in looks if x[0]], [x for x in looks if not x[0]]
+    assert all(chosen[1] != o[1] for o in others) and chosen[2] == "600" and chosen[3] == "1", looks
     lp.set_value(pg, "theme", False, attr="active")
     lp.wait_state(pg, "(s) => s.theme === 'light'")
     assert lp.state(pg)["theme"] == "light" and "dark" not in lp.prop(pg, "explainer", "css_classes")
+    lp.wait_until(lambda: all(pg.evaluate(EDGE, name) <= 8 for name in ("logit_figure", "prob_figure")))
     assert_consistent(pg)
     ticks = f"() => ({lp.FIND})('logit_figure').below[0].major_label_text_font_size"
     assert pg.evaluate(ticks) == "20px"
@@ -296,16 +373,26 @@ def test_lecture_mode_and_the_dark_theme(open_page):
     assert pg.evaluate(ticks) == "15px"
 
 
-def test_the_figures_download_as_a_png(open_page):
-    p = open_page()
+@EXPORTED
+def test_the_figures_download_as_a_png_with_a_caption(open_page):
+    p = open_page("z=2,1,0.1&T=0.5&eps=0.1&y=1&lang=ko")
+    # What the page writes on a canvas, recorded: the caption is text drawn into the PNG.
+    p.pg.evaluate("""() => { window.__drawn = []; const fill = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        window.__drawn.push(String(text)); return fill.call(this, text, ...rest); }; }""")
     with p.pg.expect_download() as download:
         lp.click(p.pg, "download_png")
     path = download.value.path()
     data = open(path, "rb").read()
     assert download.value.suggested_filename == "softmax-explainer.png"
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
-    width = int.from_bytes(data[16:20], "big")
-    assert width >= 800  # both figures side by side
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    figures = p.pg.evaluate(f"() => Math.max(...['logit_figure', 'prob_figure'].map((n) =>"
+                            f" Bokeh.index.find_one(({lp.FIND})(n)).canvas_view.primary.canvas.height))")
+    assert width >= 800 and height > figures  # both figures side by side, the caption under them
+    loss = float(core.cross_entropy([2, 1, 0.1], 1, T=0.5, label_smoothing=0.1))
+    caption = f"T = 0.5 · ε = 0.1 · K = 3 · 정답 부류 개: p = 0.117 · 손실 L = {loss:.3f} 내트"
+    assert caption in p.pg.evaluate("() => window.__drawn")
 
 
 def test_names_in_a_link_show_as_text(open_page):
@@ -341,9 +428,10 @@ def luminance(rgb):
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("open_page", "theme"), [("served", "light"), ("exported", "light"), ("exported", "dark")],
+                         indirect=["open_page"])
 def test_tab_reaches_every_control_with_a_visible_ring_and_nothing_else(open_page, theme):
-    p = open_page(f"theme={theme}")
+    p = open_page(f"theme={theme}&{LAB_OPEN}")
     reached, rings = set(), []
     for _ in range(60):
         p.pg.keyboard.press("Tab")
@@ -358,3 +446,49 @@ def test_tab_reaches_every_control_with_a_visible_ring_and_nothing_else(open_pag
     assert reached == {*control_names(), "logit_inputs"}, reached
     weak = [r for r in rings if r[1] != "solid" or r[2] < 2 or r[3] < 3]
     assert weak == [], weak
+
+
+QUESTION = "z=3,1,0.5&y=1&lock=z,T,y&hide=eps,names"
+
+
+def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps_them(open_page):
+    """lock=z,T,y&hide=eps,names: every control's model is disabled or left out exactly as app/controls.py's
+    rules say, a drag and the logit inputs move nothing, the page says what the link fixes; "reset everything"
+    goes back to the question, the locks and the reader's language kept."""
+    p = open_page(QUESTION)
+    pg = p.pg
+    s = lp.state(pg)
+    assert (s["lock"], s["hide"], s["z"], s["y"]) == (["z", "T", "y"], ["eps", "names"], [3.0, 1.0, 0.5], 1)
+    got = {c.name: (lp.prop(pg, c.name, "disabled"), lp.prop(pg, c.name, "visible")) for c in CONTROLS}
+    assert got == {c.name: (controls.locked(c, s), not controls.hidden(c, s)) for c in CONTROLS}
+    assert {n for n, (off, _) in got.items() if off} == {
+        "temperature", "true_class", "add_one", "reset", "label_smoothing", "preset", "add_class", "remove_class",
+        "class_names", "step", "play"}  # a gradient step moves the logits too
+    assert {n for n, (_, shown) in got.items() if not shown} == {"label_smoothing", "class_names"}
+    assert "This link fixes the logits, the temperature, the true class, ε, the class names." in lp.text(pg, "header")
+    lp.drag(pg, 0, -60)
+    inputs = "() => [...Bokeh.index.find_one(({})('logit_inputs')).markup_el.querySelectorAll('.logit-input')]"
+    assert pg.evaluate(f"() => ({inputs.format(lp.FIND)})().every((e) => e.disabled)")
+    lp.click(pg, "add_one")  # a disabled button takes no click
+    lp.set_value(pg, "units", 1, attr="active")
+    lp.set_value(pg, "lang", "ko")
+    lp.wait_state(pg, "(s) => s.units === 'bits' && s.lang === 'ko'")
+    assert lp.state(pg)["z"] == [3.0, 1.0, 0.5]
+    assert "이 링크는 점수, 온도, 정답 부류, ε, 부류 이름을(를) 고정합니다." in lp.text(pg, "header")
+    lp.click(pg, "reset_all")
+    lp.wait_state(pg, "(s) => s.units === 'nats'")
+    assert lp.state(pg) == {**s, "lang": "ko", "names": TEXT["ko"]["class_names"][:3]}
+
+
+def test_a_bad_lock_or_hide_is_refused_with_a_notice_and_locks_nothing(open_page):
+    """Served, the first link (a page load each); exported, every one as the hash changes."""
+    p = open_page("z=1,2,3&lock=T,bogus")
+    for k, link in enumerate(["lock=T,bogus", "hide=eps,eps", "lock="][:1 if p.mode == "served" else 3]):
+        if k:
+            p.pg.evaluate("(link) => { location.hash = link; }", f"z=1,2,3&{link}")
+            lp.wait_state(p.pg, f"(s) => s.notice === 'link_bad:{link.split('=')[0]}'")
+        s = lp.state(p.pg)
+        key = link.split("=")[0]
+        assert (s["z"], s[key], s["notice"]) == ([1.0, 2.0, 3.0], [], f"link_bad:{key}"), link
+        assert key in lp.text(p.pg, "notice")
+        assert not any(lp.prop(p.pg, c.name, "disabled") for c in CONTROLS)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import core
 from app import fields, rules
 from tests.browser import lessonpage as lp
+from tests.browser.conftest import Page
 
 # Tokens JSON cannot carry, decoded in the page.
 DECODE = """(v) => {
@@ -130,13 +131,28 @@ def test_forged_lesson_states_are_refused_with_a_notice(served_page):
     assert p.lesson.logits == [2.0, 1.0, 0.1]
 
 
+@pytest.fixture(scope="module")
+def forged_page(browser, served):
+    """One served page for every forged model in turn (each is refused, and the page keeps the lesson it had):
+    a page load costs ten times the test."""
+    url, sessions, records = served
+    p = Page(browser)
+    p.pg.goto(url)
+    lp.wait_ready(p.pg)
+    p.explainer, p.records = sessions[-1], records
+    p.lesson = p.explainer.lesson
+    yield p
+    p.context.close()
+
+
 @pytest.mark.parametrize(("name", "attr", "value"), FORGED_MODELS)
-def test_forged_page_models_are_checked_by_the_page(served_page, name, attr, value):
-    p = served_page
+def test_forged_page_models_are_checked_by_the_page(forged_page, name, attr, value):
+    p = forged_page
+    p.first = len(p.records.records)
     forge_model(p.pg, name, attr, value)
     agree(p)
     assert p.lesson.state()["z"] == [2.0, 1.0, 0.1], "nothing impossible was kept"
-    assert p.errors == [], p.errors
+    assert p.errors == [] and p.dialogs == [], (p.errors, p.dialogs)
     no_tracebacks(p)
 
 
@@ -247,7 +263,7 @@ def hostile_page(browser, request):
 
 # Derandomized: the same 100 examples on every run and machine (until Hypothesis or this test changes), so a
 # failure is found again by the next run; each example starts from the same lesson, whatever the last one left.
-@settings(max_examples=100, derandomize=True, deadline=None,
+@settings(max_examples=60, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(step_lists)
 def test_random_and_hostile_values_never_break_the_session(hostile_page, steps):

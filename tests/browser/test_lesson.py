@@ -105,6 +105,9 @@ def test_readouts_follow_every_frame_of_a_drag(page):
     frame writes the readouts' numbers into their text nodes, and no readout's elements afresh (the table's
     sixty cells styled and laid out again on every frame was the costliest part of a drag frame)."""
     pg = page.pg
+    lp.set_value(pg, "sections", [0, 1], attr="active")  # the table and the entropy, under p_y and the loss
+    lp.wait_state(pg, "(s) => s.open.length === 2")
+    lp.settled(pg)
     pg.evaluate(WATCH_READOUTS)
     table = lp.box(pg, "readout-probs")
     x, y = lp.point_xy(pg, 1)
@@ -119,9 +122,9 @@ def test_readouts_follow_every_frame_of_a_drag(page):
         seen.append(z[1])
         assert lp.state(pg)["z"] == DEFAULT_Z, "the lesson is written once, when the gesture ends"
     writes = pg.evaluate("() => window.__writes")
-    assert {"readout-probs", "readout-loss", "readout-formula"} <= writes.keys(), writes
+    assert {"readout-probs", "readout-loss", "readout-py"} <= writes.keys(), writes
     assert all(w["childList"] == 0 for w in writes.values()), writes  # numbers and bar widths only
-    assert all(writes[k]["characterData"] > 0 for k in ("readout-probs", "readout-loss", "readout-formula")), writes
+    assert all(writes[k]["characterData"] > 0 for k in ("readout-probs", "readout-loss", "readout-py")), writes
     assert lp.box(pg, "readout-probs") == table, "held at its height for the drag, the table shows every row"
     pg.mouse.up()
     lp.settled(pg)
@@ -278,6 +281,21 @@ def test_first_frame_equals_a_later_one(page):
                 assert again[column] == values, (name, column)
             else:
                 np.testing.assert_allclose(again[column], values, rtol=1e-12, atol=1e-15, err_msg=f"{name}.{column}")
+
+
+def test_a_point_held_still_before_it_moves_is_dragged(page):
+    """A learner who presses a point and waits before moving it (past Bokeh's 300 ms press) still drags it."""
+    pg = page.pg
+    x, y = lp.point_xy(pg, 1)
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    pg.wait_for_timeout(600)
+    for i in range(1, 11):
+        pg.mouse.move(x, y - 4 * i)
+    pg.mouse.up()
+    lp.settled(pg)
+    z, *_ = assert_consistent(pg)
+    assert z[1] > 1.5 and list(z[[0, 2]]) == [2.0, 0.1], z
 
 
 def test_a_drag_past_the_limit_stays_in_the_lesson_bounds(new_page, tmp_path):

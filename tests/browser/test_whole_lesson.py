@@ -29,9 +29,10 @@ def one_row_per_class(pg):
     return K
 
 
-@pytest.mark.parametrize("eps", [0.1, 0.5])
+@pytest.mark.parametrize(("page", "eps"), [("served", 0.1), ("exported", 0.1), ("exported", 0.5)], indirect=["page"])
 def test_label_smoothing(page, eps):
     pg = page.pg
+    lp.set_value(pg, "sections", [1], attr="active")  # the information, where the best gap is
     lp.click(pg, "add_class")  # four classes: the SPEC's K = 4 example
     lp.wait_state(pg, "(s) => s.z.length === 4")
     lp.set_value(pg, "label_smoothing", eps)

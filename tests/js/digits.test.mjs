@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { fmt, fmt_exp, fmt_exp_text, logit_text } from "../../static/digits.mjs";
+import { fmt, fmt_exp, fmt_exp_text, logit_text, real_text } from "../../static/digits.mjs";
 
 const path = process.env.DIGITS_FIXTURE ?? new URL("./fixtures/digits.json", import.meta.url);
 const fixture = JSON.parse(readFileSync(path, "utf-8"));
@@ -42,8 +42,12 @@ test("fmt_exp_text writes exactly the oracle's plain-text e^u (a bar's label)", 
   assert.deepEqual(mismatches("fmt_exp_text", fmt_exp_text, 3), []);
 });
 
-test("logit_text writes exactly the oracle's 12 significant digits (a logit input's value)", () => {
+test("logit_text writes exactly the oracle's 4 decimals (a logit input's value, a link's number)", () => {
   assert.deepEqual(mismatches("logit_text", logit_text, 4), []);
+});
+
+test("real_text writes exactly the oracle's 4 significant digits (a link's T, ε and η)", () => {
+  assert.deepEqual(mismatches("real_text", real_text, 6), []);
 });
 
 test("JavaScript's String is the oracle's js_string, which logit_text's truth is built on", () => {

@@ -120,6 +120,7 @@ test("frame fills the document's sources, labels and axes", () => {
     assert.deepEqual(f.sources.probs.is_true, s.z.map((_, k) => (k === s.y ? 1 : 0)));
     assert.deepEqual(f.readouts, twin.render_readouts(twin.lesson_numbers(s), s, strings[s.lang]), where(l));
     assert.equal(f.live, expect.live, where(l));
+    assert.equal(f.caption, expect.caption, where(l));
     // Every logit inside its axis; every arrow its true length, or cut arrow_margin short of the edge with its
     // mark and value; a dot where it is too short for a head.
     const [lo, hi] = f.window;
@@ -181,4 +182,16 @@ test("hand values: subnormal probabilities, and a tie the sums must round as cor
   const ten = lessons.find((l) => l.group === "ties" && l.state.z.length === 10 && l.state.T === 2
     && l.state.y === 1 && l.state.eps === 0.25);
   assert.equal(table(probs(ten.state))[2].cells.at(-1), "0.338");
+});
+
+test("the loss figure's axes end at 1, 2 or 5 times a power of ten and move only when the line crosses them", () => {
+  assert.deepEqual([0.3, 1, 1.2, 4.9, 5, 7, 99, 101].map(twin.nice_ceiling), [0.5, 1, 2, 5, 5, 10, 100, 200]);
+  const steps = Array.from({ length: 38 }, (_, i) => i);
+  const losses = steps.map((i) => 0.416 * 0.97 ** i);
+  assert.deepEqual(twin.loss_window(steps, losses, false), { x: [0, 50], y: [0, 0.5] });
+  assert.deepEqual(twin.loss_window(steps.slice(0, 5), losses.slice(0, 5), false), { x: [0, 10], y: [0, 0.5] });
+  assert.deepEqual(twin.loss_window(steps, losses, true), { x: [0, 50], y: [-1, 0] });
+  // Kept past 2000 steps, the window starts at the oldest kept; a loss of 0 (log 0 = −∞) leaves the decades alone.
+  assert.deepEqual(twin.loss_window([2500, 2600, 4499], [1e-3, 1e-5, 0], true), { x: [2500, 4500], y: [-5, -3] });
+  assert.deepEqual(twin.loss_window([0], [0], false), { x: [0, 10], y: [0, 1] });
 });

@@ -25,7 +25,15 @@ import mpmath  # noqa: E402
 import numpy as np  # noqa: E402
 
 from app.state import _lesson_numbers  # noqa: E402
-from tests.digits_oracle import js_string, logit_text, near_ties, shown, shown_exp, shown_exp_text  # noqa: E402
+from tests.digits_oracle import (  # noqa: E402
+    js_string,
+    logit_text,
+    near_ties,
+    real_text,
+    shown,
+    shown_exp,
+    shown_exp_text,
+)
 from tests.twin_cases import STATES  # noqa: E402
 
 OUT = HERE / "fixtures" / "digits.json"
@@ -73,12 +81,13 @@ def encoded(v):
 
 def build():
     cases = [[encoded(u), shown_exp(u), shown(u), shown_exp_text(u),
-              logit_text(u) if math.isfinite(u) else None, js_string(u) if math.isfinite(u) else None]
+              logit_text(u) if math.isfinite(u) else None, js_string(u) if math.isfinite(u) else None,
+              real_text(u) if math.isfinite(u) else None]
              for u in doubles()]
     fixture = {
         "produced_by": "tests/js/make_digits.py",
         "python": platform.python_version(), "numpy": np.__version__, "mpmath": mpmath.__version__,
-        "columns": ["u", "fmt_exp", "fmt", "fmt_exp_text", "logit_text", "String"],
+        "columns": ["u", "fmt_exp", "fmt", "fmt_exp_text", "logit_text", "String", "real_text"],
         "cases": cases,
     }
     return json.dumps(fixture, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"

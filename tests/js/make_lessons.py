@@ -29,7 +29,7 @@ from app.document import SOURCES, VIEW  # noqa: E402
 from app.rules import rules_data  # noqa: E402
 from app.state import _lesson_numbers  # noqa: E402
 from app.strings import TEXT  # noqa: E402
-from tests.digits_oracle import shown, shown_exp, shown_exp_text, to_fixed  # noqa: E402
+from tests.digits_oracle import logit_text, shown, shown_exp, shown_exp_text, to_fixed  # noqa: E402
 from tests.twin_cases import STATES, base_state  # noqa: E402
 
 OUT = HERE / "fixtures" / "lessons.json"
@@ -69,8 +69,8 @@ def minus(text):
 
 def expected(s, n, t):
     """What the page must show for state `s` with core's numbers `n`, in the oracle's digits: the table's cells,
-    strings each other readout contains (None: the readout is empty), the live text, the labels, the notice's
-    escaped detail (None: no notice)."""
+    strings each other readout contains (None: the readout is empty), the live text and the PNG's caption, the
+    labels, the notice's escaped detail (None: no notice)."""
     z, y, T, eps, K = s["z"], s["y"], s["T"], s["eps"], len(s["z"])
     names = [escaped(name) for name in s["names"]]
     bits = s["units"] == "bits"
@@ -95,6 +95,7 @@ def expected(s, n, t):
         "rows": [[names[k], shown(v), shown_exp(v / T), shown_exp(n["log_p"][k])]
                  + ([shown(n["target"][k])] if eps else []) + [shown(n["g"][k])] for k, v in enumerate(z)],
         "contains": {
+            "py": [f'<span class="value">{shown_exp(n["log_p"][y])}</span> <span class="aside">({names[y]})</span>'],
             "loss": info(n["loss"]) + [f"{minus(to_fixed(log_k, 3))} {unit}"],
             "entropy": info(n["entropy"]) + fixed3(log_k, unit) + fixed3(log_k_other, other),
             "floor": info(n["floor"]),
@@ -112,8 +113,11 @@ def expected(s, n, t):
         },
         "live": filled(t["live"], {"name": s["names"][y], "p": shown_exp_text(n["log_p"][y]),
                                    "loss": minus(to_fixed(loss_shown, 3)), "unit": unit}),
+        "caption": filled(t["caption"], {"T": logit_text(T), "eps": logit_text(eps), "K": str(K),
+                                         "name": s["names"][y], "p": shown_exp_text(n["log_p"][y]),
+                                         "loss": minus(to_fixed(loss_shown, 3)), "unit": unit}),
         "labels": [shown_exp_text(v) for v in n["log_p"]],
-        "point_text": [to_fixed(v, 2) for v in z],
+        "point_text": [to_fixed(v, 2).replace("-0.00", "0.00") for v in z],  # no "−0.00" after a step
         "notice": [escaped(detail)] if detail else [] if s["notice"] else None,
     }
 

@@ -24,8 +24,10 @@ import core  # noqa: E402
 from app import actions, fields, link, rules  # noqa: E402
 from app.bundle import FILES  # noqa: E402
 from app.strings import TEXT  # noqa: E402
+from core import floating, sampling  # noqa: E402
+from tests.digits_oracle import logit_text, real_text  # noqa: E402
 from tests.parity_cases import cases  # noqa: E402
-from tests.twin_cases import MALFORMED, STATES, VALID, base_state  # noqa: E402
+from tests.twin_cases import HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
 
 OUT = HERE / "fixtures" / "twins.json"
 
@@ -64,7 +66,8 @@ def core_truth(z, T, y, eps):
 
 
 def action_answers(s):
-    out = {"add_one": actions.add_one(s), "reset": actions.reset(s), "add_class": actions.add_class(s),
+    out = {"add_one": actions.add_one(s), "step": actions.step(s), "reset": actions.reset(s),
+           "add_class": actions.add_class(s),
            "remove_class": actions.remove_class(s),
            "set_lang": actions.set_lang(s, "ko" if s["lang"] == "en" else "en")}
     out.update({f"preset_{p}": actions.preset(s, p) for p in actions.PRESETS})
@@ -75,7 +78,9 @@ def action_answers(s):
 BAD = {"logits": [[1.0], [0.0, "1", 2.0], [0.0, 101.0, 0.0], "1,2,3", None],
        "names": [["a", "a"], ["a", " "], ["a", "b,c", "d"], "abc", [1, "b", "c"]],
        "real": [True, "0.5", -1.0, 1e9, None], "index": [-1, 1.5, True, "0", 3],
-       "choice": ["furlongs", 1, None], "flag": ["yes", 0, None], "notice": [5, "nope", "clamped:x"]}
+       "count": [True, 1.5, "10", -1, 2**32, None],
+       "choice": ["furlongs", 1, None], "flag": ["yes", 0, None], "notice": [5, "nope", "clamped:x"],
+       "keys": ["T", ["T", "T"], ["z0"], [None], ["t"], {"0": "T"}]}
 
 
 def whole_states():
@@ -94,9 +99,61 @@ def whole_states():
     return out
 
 
+def sampling_cases():
+    """The sampler's words, noise and counts for seeds at both ends and a few lessons (core/sampling.py)."""
+    out = []
+    for seed, n, z, T in [(0, 7, [2.0, 1.0, 0.1], 1.0), (1, 10_000, [2.0, 1.0, 0.1], 1.0),
+                          (2**32 - 1, 5000, [0.0] * 10, 1.0), (20261201, 3000, [8.0, 0.0, 0.0], 0.01),
+                          (42, 4000, [1.0, 3.0], 100.0), (7, 2000, [-1.0, 3.0, 0.5, 2.0], 0.5)]:
+        noise = sampling.gumbel_noise(n, len(z), seed)
+        out.append({"seed": seed, "n": n, "z": z, "T": T, "words": sampling.uniform_words(12, seed).tolist(),
+                    "noise": noise.ravel()[:12].tolist(), "counts": sampling.gumbel_max_counts(z, noise, T).tolist()})
+    return out
+
+
+def float16_cases():
+    """Doubles and their float16 by NumPy: every float16 value, the points halfway between neighbours (ties to
+    even), a hair either side of them, and the overflow edge."""
+    every = np.arange(2**16, dtype=np.uint16).view(np.float16)
+    finite = np.sort(every[np.isfinite(every)].astype(np.float64))
+    mid = (finite[:-1] + finite[1:]) / 2
+    xs = np.concatenate([finite, mid, np.nextafter(mid, -np.inf), np.nextafter(mid, np.inf),
+                         [65504.0, 65519.99, 65520.0, 1e6, -65520.0, 2.0**-25, 2.0**-24 * 1.5]])
+    xs = xs[::17]  # a sample of each kind, spread over the whole range
+    return {"x": xs.tolist(), "f16": xs.astype(np.float16).astype(np.float64).tolist()}
+
+
+def lab_cases():
+    """The lab's numbers from core/ (static/lab.mjs has the twins): a gradient step, the Jacobian, and softmax
+    and the loss in each floating-point type, at lessons that overflow each type and that do not."""
+    out = []
+    for z, T, y, eps in [([2.0, 1.0, 0.1], 1.0, 0, 0.0), ([1.0, 2.0, 3.0], 1.0, 2, 0.1),
+                         ([8.0, 0.0, 0.0], 0.01, 0, 0.0), ([1.0, 0.0, 0.0], 0.01, 1, 0.0),
+                         ([0.1, 0.0, -0.1], 0.01, 0, 0.2), ([5.0, -3.0], 0.5, 1, 0.0), (actions.TEN, 0.3, 4, 0.05),
+                         ([100.0, -100.0, 0.0], 100.0, 1, 0.5), ([12.0, 11.0], 1.0, 0, 0.0),
+                         ([-100.0, 100.0, 99.99], 0.01, 0, 0.0)]:
+        ways = {d: {k: v.astype(np.float64).tolist() for k, v in core.softmax_three_ways(z, T, d).items()}
+                for d in floating.DTYPES}
+        losses = {d: list(core.loss_two_ways(z, y, T, eps, d)) for d in floating.DTYPES}
+        out.append({"z": z, "T": T, "y": y, "eps": eps, "lr": 0.7,
+                    "step": core.gradient_step(z, y, 0.7, T=T, label_smoothing=eps).tolist(),
+                    "jacobian": core.softmax_jacobian(z, T=T).ravel().tolist(), "ways": ways, "losses": losses,
+                    "overflow_at": {d: floating.overflow_at(d) for d in floating.DTYPES}})
+    return out
+
+
+def link_opens(s):
+    """The lesson a copied link of s opens: its logits to 4 decimals, its reals to 4 significant digits, as the
+    page's link writes them."""
+    four = {f.key: [float(logit_text(v)) for v in s[f.key]] if f.kind == "logits" else float(real_text(s[f.key]))
+            for f in fields.FIELDS if f.link and f.kind in ("logits", "real")}
+    return {**s, **four}
+
+
 def build():
     near_limit = [base_state([99.5, 0.0, -3.0]), base_state(actions.TEN), base_state([1.0, 2.0], y=1),
-                  base_state(actions.TEN[:9], names=TEXT["en"]["class_names"][1:10])]
+                  base_state(actions.TEN[:9], names=TEXT["en"]["class_names"][1:10]),
+                  {**base_state([99.5, 1.0, -3.0], y=1), "lr": 100.0}]  # a step past the limit
     action_states = near_limit + STATES[::7]
     links = []
     for text in MALFORMED + VALID:
@@ -104,7 +161,9 @@ def build():
         state, refused = link.parse_link(pairs)
         links.append({"text": text, "pairs": pairs, "state": state, "refused": refused,
                       "malformed": text in MALFORMED})
-    round_trips = STATES[::5] + [{**STATES[0], "initial": [0.0, -1.0, 7.5]}]
+    round_trips = [{"state": s, "opens": link_opens(s)}
+                   for s in STATES[::5] + [{**STATES[0], "initial": [0.0, -1.0, 7.5], "T": 0.012589254117941675},
+                                           HAND[-1]]]
     fixture = {
         "produced_by": "tests/js/make_twins.py",
         "python": platform.python_version(), "numpy": np.__version__,
@@ -115,6 +174,10 @@ def build():
         "links": links,
         "round_trips": round_trips,
         "whole_states": whole_states(),
+        "sampling": sampling_cases(),
+        "lab": lab_cases(),
+        # float16's every finite value, as NumPy rounds each double just off a half-way point and on it
+        "float16": float16_cases(),
     }
     return json.dumps(plain(fixture), ensure_ascii=False, indent=0) + "\n"
 

@@ -47,7 +47,12 @@ test("the core twin equals core/ on every case of tests/parity_cases.py", () => 
 });
 
 test("every action does what app/actions.py does, at every limit", () => {
-  for (const { state: s, answers } of fixture.actions) {
+  for (const { state: s, answers: { step: want_step, ...answers } } of fixture.actions) {
+    // A step's logits come from two exp() implementations: equal to 1e-12, not to the bit.
+    const stepped = twin.step(s, rules);
+    assert.equal(stepped.notice, want_step.notice);
+    assert.ok(close(stepped.z, want_step.z, Math.max(...s.z.map(Math.abs))), JSON.stringify(s));
+    assert.deepEqual({ ...stepped, z: want_step.z }, want_step);
     const got = {
       add_one: twin.add_one(s, rules), reset: twin.reset(s), add_class: twin.add_class(s, rules, strings),
       remove_class: twin.remove_class(s, rules), set_lang: twin.set_lang(s, s.lang === "en" ? "ko" : "en", strings),
@@ -55,7 +60,9 @@ test("every action does what app/actions.py does, at every limit", () => {
     };
     assert.deepEqual(got, answers, JSON.stringify(s));
   }
-  const [at_limit, ten, two, nine] = fixture.actions.map((a) => a.answers);
+  const [at_limit, ten, two, nine, step_past] = fixture.actions.map((a) => a.answers);
+  assert.equal(step_past.step.notice, "at_limit");
+  assert.deepEqual(step_past.step.z, fixture.actions[4].state.z);
   assert.equal(at_limit.add_one.notice, "at_limit");
   assert.equal(ten.add_class.notice, "max_classes");
   assert.equal(two.remove_class.notice, "min_classes");
@@ -72,13 +79,30 @@ test("both link parsers read every link alike, and every malformed one is refuse
   }
 });
 
-test("a copied link opens exactly its lesson", () => {
-  for (const s of fixture.round_trips) {
+test("a copied link opens its lesson, its logits to 4 decimals and its reals to 4 significant digits", () => {
+  assert.ok(fixture.round_trips.some(({ state, opens }) => state.T !== opens.T));
+  const reals = new Set(rules.lesson_fields.filter((f) => f.kind === "real").map((f) => f.link));
+  for (const { state: s, opens } of fixture.round_trips) {
     const text = twin.link_of(s, strings, rules);
+    for (const [key, value] of text.split("&").map((pair) => pair.split("="))) {
+      if (key === "z" || key === "z0") assert.ok(value.split(",").every((v) => !/\.[0-9]{5}/.test(v)), text);
+      if (reals.has(key)) assert.ok(value.replace(/^[-0.]+/, "").replace(".", "").length <= 4, text);
+    }
     const [back, refused] = twin.parse_link(twin.link_pairs(text), "en", rules, strings);
     assert.deepEqual(refused, [], text);
     const plain = (v) => JSON.parse(JSON.stringify(v)); // −0 and 0 are one logit (String(−0) is "0")
-    assert.deepEqual(plain({ ...back, notice: s.notice }), plain(s), text);
+    assert.deepEqual(plain({ ...back, notice: s.notice }), plain(opens), text);
+  }
+});
+
+test("the sampler draws Python's words, its noise to the last bit or one ulp, and its counts", () => {
+  assert.ok(fixture.sampling.length >= 6);
+  for (const c of fixture.sampling) {
+    assert.deepEqual(Array.from(twin.uniform_words(12, c.seed)), c.words, `seed ${c.seed}`);
+    const noise = twin.gumbel_noise(c.n, c.z.length, c.seed);
+    // Math.log need not round as C's log does: the noise may differ in its last bit, never more.
+    c.noise.forEach((g, i) => assert.ok(Math.abs(noise[i] - g) <= 2.3e-16 * Math.abs(g), `seed ${c.seed}: ${i}`));
+    assert.deepEqual(twin.gumbel_max_counts(c.z, noise, c.T), c.counts, `seed ${c.seed}`);
   }
 });
 
@@ -90,4 +114,39 @@ test("both gatekeepers take and refuse the same whole states, and clean them ali
     if (checked === null) assert.throws(() => twin.checked_state(state, rules), twin.RuleError, shown);
     else assert.deepEqual(twin.checked_state(state, rules), checked, shown);
   }
+});
+
+test("the lab's twins equal core/: a gradient step, the Jacobian, softmax and the loss in each type", () => {
+  assert.ok(fixture.lab.length >= 10);
+  for (const c of fixture.lab) {
+    const at = `z ${c.z} T ${c.T}`;
+    assert.ok(close(twin.gradient_step(c.z, c.y, c.lr, c.T, c.eps), c.step, Math.max(...c.z.map(Math.abs))), at);
+    assert.ok(close(twin.jacobian_cells(c.z, c.T).cells.value, c.jacobian), at);
+    for (const [dtype, ways] of Object.entries(c.ways)) {
+      assert.equal(twin.OVERFLOW_AT[dtype], c.overflow_at[dtype], dtype);
+      const got = twin.softmax_three_ways(c.z, c.T, dtype);
+      // Every operation is rounded to the type in both; exp may differ in its last bit of the type (NumPy's
+      // float32 and float16 exp against Math.exp rounded), never in an inf, a NaN or a 0.
+      const ulp = { float64: 1e-12, float32: 2 ** -22, float16: 2 ** -9 }[dtype];
+      for (const way of ["naive", "shifted", "log"]) {
+        decode(ways[way]).forEach((want, k) => {
+          const v = got[way][k];
+          const ok = Number.isFinite(want) && want !== 0 ? Math.abs(v - want) <= 2 * ulp * Math.abs(want) : Object.is(v, want);
+          assert.ok(ok, `${at} ${dtype} ${way}[${k}]: ${v} for ${want}`);
+        });
+      }
+      const [from_log_p, from_lse] = twin.loss_two_ways(c.z, c.y, c.T, c.eps, dtype);
+      const [want_log_p, want_lse] = decode(c.losses[dtype]);
+      for (const [v, want] of [[from_log_p, want_log_p], [from_lse, want_lse]]) {
+        const ok = Number.isFinite(want) && want !== 0 ? Math.abs(v - want) <= 4 * ulp * Math.abs(want) : Object.is(v, want);
+        assert.ok(ok, `${at} ${dtype} loss: ${v} for ${want}`);
+      }
+    }
+  }
+});
+
+test("float16 rounding is NumPy's: ties to even, subnormals, and overflow past 65520", () => {
+  const { x, f16 } = fixture.float16;
+  assert.ok(x.length > 10000);
+  x.forEach((v, i) => assert.ok(Object.is(twin.f16round(decode(v)), decode(f16[i])), `${v} → ${f16[i]}`));
 });

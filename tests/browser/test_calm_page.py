@@ -1,0 +1,205 @@
+"""A calm first screen: the figures, then p_y and the loss; the other readouts in sections a learner opens
+(which are open is part of the link); and inside the figures nothing covers anything else, at any number of
+classes and any width from a phone's.
+
+The overlap check is geometry of its own: every box is computed here from the figures' data, ranges and sizes
+(text measured by the page's canvas), not from the rules the page places them by (static/frame.mjs `fit`).
+"""
+
+import pytest
+
+from app import fields
+from tests.browser import lessonpage as lp
+
+WIDTHS = [(375, 740), (720, 900), (1024, 768), (1440, 900)]
+CLASSES = [2, 3, 7, 10]
+
+# Every box drawn in the two figures, in px of each figure's inner frame (y up): kind, class, [x0, y0, x1, y1].
+BOXES = f"""() => {{
+  const find = {lp.FIND};
+  const out = [];
+  const value = (v) => (typeof v === 'object' && v !== null ? v.value : v);
+  const fonts = (labels) => `${{value(labels.text_font_size)}} ${{value(labels.text_font)}}`;
+  const ctx = document.createElement('canvas').getContext('2d');
+  const width = (font, text) => {{ ctx.font = font; return ctx.measureText(text).width; }};
+  const scale = (fig) => {{
+    const [x0, x1, y0, y1] = [fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end];
+    return [(x) => (x - x0) / (x1 - x0) * fig.inner_width, (y) => (y - y0) / (y1 - y0) * fig.inner_height];
+  }};
+  const zf = find('logit_figure'), pf = find('prob_figure');
+  const [zx, zy] = scale(zf), [px, py] = scale(pf);
+  const layouts = (fig, type) => [...fig.center, ...fig.above, ...fig.below].filter((r) => r.type === type);
+  const renderer = (fig, source) => fig.renderers.find((r) => r.data_source?.name === source);
+  // The logit figure: points, arrows (shaft and head), their marks and values, the points' values, the zero line.
+  const points = renderer(zf, 'logits'), pd = find('logits').data;
+  const r = value(points.glyph.size) / 2;
+  pd.z.forEach((z, k) => out.push(['point', k, [zx(k) - r, zy(z) - r, zx(k) + r, zy(z) + r]]));
+  const arrow = layouts(zf, 'Arrow')[0], ad = find('arrows').data;
+  const shaft = value(arrow.line_width) / 2;
+  ad.x.forEach((x, k) => {{
+    const [a, b] = [zy(ad.y0[k]), zy(ad.y1[k])];
+    if (ad.head[k] > 0) {{
+      const h = ad.head[k], up = b > a;
+      out.push(['arrow', k, [zx(x) - shaft, Math.min(a, b), zx(x) + shaft, Math.max(a, b)]]);
+      out.push(['arrow', k, [zx(x) - h / 2, up ? b - h : b, zx(x) + h / 2, up ? b : b + h]]);
+    }}
+    if (ad.mark_alpha[k] > 0) {{
+      const m = ad.mark_size[k] / 2;
+      out.push(['arrow', k, [zx(x) - m, zy(ad.mark_y[k]) - m, zx(x) + m, zy(ad.mark_y[k]) + m]]);
+    }}
+  }});
+  const [point_labels, arrow_labels] = layouts(zf, 'LabelSet').sort((a, b) =>
+    (a.text.field === 'text' ? -1 : 1) - (b.text.field === 'text' ? -1 : 1));
+  const ld = find('point_labels').data;
+  const lh = parseFloat(value(point_labels.text_font_size));
+  if (point_labels.visible) ld.text.forEach((text, k) => {{
+    if (ld.alpha[k] === 0) return;
+    const right = zx(ld.x[k]) + value(point_labels.x_offset), w = width(fonts(point_labels), text);
+    const bottom = zy(ld.z[k]) + ld.dy[k];
+    out.push(['point_label', k, [right - w, bottom, right, bottom + lh]]);
+  }});
+  const ah = parseFloat(value(arrow_labels.text_font_size));
+  ad.label.forEach((text, k) => {{
+    if (!text) return;
+    const left = zx(ad.x[k]) + value(arrow_labels.x_offset), mid = zy(ad.y1[k]) + ad.label_dy[k];
+    out.push(['arrow_label', k, [left, mid - ah / 2, left + width(fonts(arrow_labels), text), mid + ah / 2]]);
+  }});
+  out.push(['zero_line', -1, [0, zy(0) - 0.5, zf.inner_width, zy(0) + 0.5]]);
+  // The probability figure: the bars' values and the target marks.
+  const bar_labels = layouts(pf, 'LabelSet')[0], bd = find('probs').data, td = find('target').data;
+  const bh = parseFloat(value(bar_labels.text_font_size));
+  bd.label.forEach((text, k) => {{
+    if (bd.label_alpha[k] === 0) return;
+    const w = width(fonts(bar_labels), text), bottom = py(bd.label_y[k]) + value(bar_labels.y_offset);
+    out.push(['bar_label', k, [px(bd.x[k]) - w / 2, bottom, px(bd.x[k]) + w / 2, bottom + bh]]);
+  }});
+  const targets = renderer(pf, 'target'), t = value(targets.glyph.line_width) / 2;
+  td.y.forEach((y, k) => out.push(['target', k, [px(td.x0[k]), py(y) - t, px(td.x1[k]), py(y) + t]]));
+  return out;
+}}"""
+
+# Which kinds may not meet (the same class's point and arrow included: an arrow starts at its point's logit).
+APART = [("point", "arrow"), ("point", "point_label"), ("point", "arrow_label"), ("arrow", "point_label"),
+         ("point_label", "zero_line"), ("point_label", "point_label"), ("bar_label", "bar_label"),
+         ("bar_label", "target")]
+
+
+def overlaps(boxes):
+    def meet(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    found = []
+    for i, (kind_a, k_a, a) in enumerate(boxes):
+        for kind_b, k_b, b in boxes[i + 1:]:
+            pair = (kind_a, kind_b) in APART or (kind_b, kind_a) in APART
+            if pair and not (kind_a == kind_b and k_a == k_b) and meet(a, b):
+                found.append((kind_a, k_a, kind_b, k_b))
+    return found
+
+
+def lessons(K):
+    z = ",".join(f"{v:g}" for v in fields.default_logits(K))
+    return [f"z={z}", f"z={z}&eps=0.1&y={K - 1}", f"z={z}&T=0.01&eps=0.1", "z=2,1,0.05&T=0.01"]
+
+
+def test_nothing_in_the_figures_covers_anything_else(new_page, exported):
+    """K = 2, 3, 7, 10 at 375, 720, 1024 and 1440 px, with ε = 0 and 0.1, warm and cold: no two boxes that must
+    stay apart meet; and a bar's value is left out only where it is wider than its bar's share."""
+    p = new_page(block_network=True)
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    seen, left_out = 0, 0
+    for width, height in WIDTHS:
+        p.pg.set_viewport_size({"width": width, "height": height})
+        for K in CLASSES:
+            for link in lessons(K):
+                p.pg.evaluate("(link) => { location.hash = link; }", link)
+                p.pg.wait_for_function(f"(n) => ({lp.FIND})('probs').data.p.length === n",
+                                       arg=len(link.split("&")[0].split(",")))
+                lp.settled(p.pg)
+                boxes = p.pg.evaluate(BOXES)
+                assert overlaps(boxes) == [], (width, link, overlaps(boxes))
+                seen += 1
+                left_out += lp.data(p.pg, "probs")["label_alpha"].count(0)
+    assert seen == len(WIDTHS) * len(CLASSES) * 4 and p.errors == []
+    assert left_out > 0, "at ten classes on a phone some bar values do not fit and are left out"
+
+
+@pytest.mark.parametrize(("where", "lang"), [("exported", "en"), ("exported", "ko"), ("served", "ko")])
+def test_on_a_phone_p_y_and_the_loss_are_on_the_first_screen(new_page, exported, served, where, lang):
+    """375 × 740, served and exported: the values of p_y and of the loss end within the first 740 px."""
+    p = new_page(block_network=where == "exported", viewport=(375, 740))
+    p.pg.goto(f"{exported.as_uri()}#lang={lang}" if where == "exported" else f"{served[0]}?lang={lang}")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    bottoms = p.pg.evaluate(f"""() => ['readout-py', 'readout-loss'].map((n) =>
+      Bokeh.index.find_one(({lp.FIND})(n)).el.shadowRoot.querySelector('.value').getBoundingClientRect().bottom)""")
+    assert max(bottoms) <= 740, (where, bottoms)
+    assert p.pg.evaluate("() => scrollY") == 0
+
+
+def test_sections_open_and_close_and_a_link_keeps_them(page):
+    """The table, the information and log-sum-exp are closed on a new page; a learner opens one with its button,
+    and the link says so (open=table,lse); closing them leaves them out again."""
+    pg = page.pg
+    shown = f"(n) => Bokeh.index.find_one(({lp.FIND})(n)).el.offsetParent !== null"
+    assert pg.evaluate(shown, "readout-py") and pg.evaluate(shown, "readout-loss")
+    assert not any(pg.evaluate(shown, n) for n in ("readout-probs", "readout-entropy", "readout-lse"))
+    assert lp.prop(pg, "sections", "labels") == ["Table", "Information", "log-sum-exp"]
+    lp.set_value(pg, "sections", [0, 2], attr="active")
+    lp.wait_state(pg, "(s) => s.open.join() === 'table,lse'")
+    pg.wait_for_function(shown, arg="readout-probs")
+    assert pg.evaluate(shown, "readout-lse") and not pg.evaluate(shown, "readout-entropy")
+    assert "open=table,lse" in pg.evaluate("() => location.hash + location.search")
+    lp.set_value(pg, "sections", [], attr="active")
+    lp.wait_state(pg, "(s) => s.open.length === 0")
+    pg.wait_for_function(f"(n) => !({shown})(n)", arg="readout-probs")
+
+
+# Every text the page shows as DOM text, shadow roots included, with its computed size; and the inputs' text.
+TEXT_SIZES = """() => { const out = [];
+  const walk = (root) => {
+    const it = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let n = it.currentNode; n; n = it.nextNode()) {
+      if (n.nodeType === 1 && n.shadowRoot) walk(n.shadowRoot);
+      const input = n.nodeType === 1 && ['INPUT', 'SELECT'].includes(n.tagName) && n.type !== 'hidden';
+      if (!input && (n.nodeType !== 3 || !n.textContent.trim())) continue;
+      const el = input ? n : n.parentElement;
+      if (!el || ['STYLE', 'SCRIPT'].includes(el.tagName)) continue;
+      if (!el.checkVisibility() || !el.getClientRects().length) continue;
+      out.push([parseFloat(getComputedStyle(el).fontSize), el.tagName, (input ? el.value : n.textContent).trim()]);
+    } };
+  walk(document.body); return out; }"""
+# The figures' own text, drawn on their canvases: titles, axes, tick labels, the values beside points and bars.
+CANVAS_SIZES = f"""() => {{ const find = {lp.FIND}; const out = [];
+  const value = (v) => (typeof v === 'object' && v !== null ? v.value : v);
+  for (const name of ['logit_figure', 'prob_figure']) {{
+    const f = find(name);
+    out.push(['title', value(f.title.text_font_size)]);
+    for (const axis of [...f.left, ...f.below]) {{
+      out.push(['ticks', value(axis.major_label_text_font_size)], ['axis', value(axis.axis_label_text_font_size)]);
+    }}
+    const labels = f.center.filter((r) => r.type === 'LabelSet');
+    for (const l of labels) out.push(['labels', value(l.text_font_size)]);
+  }}
+  return out; }}"""
+
+
+@pytest.mark.parametrize(("where", "lang"), [("exported", "en"), ("exported", "ko"), ("served", "en")])
+def test_lecture_mode_at_1024_by_768(new_page, exported, served, where, lang):
+    """Every text at least 20 px, the inputs and Bokeh's own buttons and menus included, and on the figures'
+    canvases; both figures, the T slider and the loss on the first screen. Served and exported."""
+    link = f"lecture=1&lang={lang}&open=table,info,lse&eps=0.1"
+    p = new_page(block_network=where == "exported", viewport=(1024, 768))
+    p.pg.goto(f"{exported.as_uri()}#{link}" if where == "exported" else f"{served[0]}?{link}")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    texts = p.pg.evaluate(TEXT_SIZES)
+    tags = {tag for _, tag, _ in texts}
+    assert len(texts) > 60 and {"BUTTON", "INPUT", "SELECT"} <= tags, tags
+    assert [t for t in texts if t[0] < 20] == [], where
+    canvas = p.pg.evaluate(CANVAS_SIZES)
+    assert all(float(size.rstrip("px")) >= 20 for _, size in canvas), canvas
+    bottoms = p.pg.evaluate(f"""() => ['logit_figure', 'prob_figure', 'temperature', 'readout-loss'].map((n) =>
+      Bokeh.index.find_one(({lp.FIND})(n)).el.getBoundingClientRect().bottom)""")
+    assert max(bottoms) <= 768, (where, bottoms)
