@@ -14,6 +14,7 @@ import reprlib
 
 import panel as pn
 import param
+from tornado.ioloop import IOLoop
 
 from .document import VIEWPORT, build
 from .link import link_pairs, parse_link
@@ -114,6 +115,7 @@ class Explainer(pn.viewable.Viewer):
         mode, app_path, app_url = _served_context()
         self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
         self._pane = pn.pane.Bokeh(self._doc.layout)
+        self._push_waiting = False
         self._doc.wire.on_change("text", self._from_page)
         self.lesson.param.watch(self._to_page, list(STATE_KEYS.values()), precedence=1)
 
@@ -138,7 +140,27 @@ class Explainer(pn.viewable.Viewer):
         state = self.lesson.state()
         if self._page_state() != state:
             self._doc.wire.text = json.dumps(state, ensure_ascii=False)
-            pn.io.push_notebook(self._pane)  # in a notebook output; elsewhere there is no comm and it does nothing
+            self._push()
+
+    def _push(self):
+        """Send the document's changes to a notebook output once its comm is open; elsewhere do nothing.
+
+        Panel's `push_notebook` before the page has opened the comm (cells run before their output is drawn:
+        "Run all") takes the changes made so far and tries them again 0.1 s later, each push on a timer of its
+        own, so the lesson of one cell could arrive after the next cell's and stay on the page. The changes
+        wait in the document instead, and one retry at a time sends them all, in order, once it is open.
+        """
+        views = [pn.state._views[ref] for ref in self._pane._models if ref in pn.state._views]
+        if any(comm is not None and comm._comm is None for *_, comm in views):
+            if not self._push_waiting:
+                self._push_waiting = True
+                IOLoop.current().call_later(0.1, self._push_again)
+            return
+        pn.io.push_notebook(self._pane)
+
+    def _push_again(self):
+        self._push_waiting = False
+        self._push()
 
     @property
     def document_lesson(self):

@@ -168,6 +168,7 @@ def test_other_sessions_never_notice(request, new_page):
         pages.append(p)
     quiet, loud = pages
     lp.drag(quiet.pg, 0, 40)
+    agree(quiet)  # the drag reaches Python once it has let go: what is kept is what both hold then
     kept = quiet.lesson.state()
     for changes in FORGED_STATES.values():
         forge_state(loud.pg, changes)
