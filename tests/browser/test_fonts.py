@@ -2,8 +2,8 @@
 
 A Chromium of its own sees only Latin fonts (fontconfig told so: FONTCONFIG_FILE), as a Debian image or a lab's
 Linux box does. Every Hangul character of the Korean interface is then drawn, in the readouts' own shadow root
-and on the figures' canvas, exactly as wide as the subset font says it is: a missing glyph would be the
-fallback's .notdef box, of another width. Served and exported, with the network blocked; the page's language
+and on the figures' canvas, and in bold in the header's title, exactly as wide as the subset font's weight says
+it is: a missing glyph would be the fallback's .notdef box, of another width. Served and exported, with the network blocked; the page's language
 is the document's, and its live region's from the first frame.
 """
 
@@ -24,20 +24,22 @@ LATIN = [d for d in (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/
          if d.is_dir()]
 SIZE = 100  # px: a width off by one unit of the font's em shows
 
-# Each character, set in a span inside the loss readout (its shadow root, its stylesheet) and on a canvas in the
-# figures' font, measured; the page's canvas font is the figures' own (set once the font has loaded).
-MEASURE = """([chars, size]) => {
+# Each character, set in a span inside a model's element (its shadow root, its stylesheet: the loss readout,
+# or the header's bold title) and on a canvas in the figures' font at the same weight, measured; the page's
+# canvas font is the figures' own (set once the font has loaded).
+MEASURE = """([chars, size, where, weight]) => {
   const find = """ + lp.FIND + """;
-  const el = Bokeh.index.find_one(find("readout-loss")).markup_el;
+  const host = Bokeh.index.find_one(find(where)).markup_el;
+  const el = host.querySelector("h1") ?? host;
   const font = find("logit_figure").title.text_font;
   const span = document.createElement("span");
   span.style.fontSize = `${size}px`; span.style.whiteSpace = "pre";
   el.append(span);
   const ctx = document.createElement("canvas").getContext("2d");
-  ctx.font = `${size}px ${font}`;
+  ctx.font = `${weight} ${size}px ${font}`;
   const out = chars.map((c) => {
     span.textContent = c;
-    return [span.getBoundingClientRect().width, ctx.measureText(c).width];
+    return [getComputedStyle(span).fontWeight, span.getBoundingClientRect().width, ctx.measureText(c).width];
   });
   span.remove();
   return [font, out];
@@ -81,12 +83,13 @@ def test_every_hangul_character_of_the_interface_is_drawn_from_the_page_s_own_fo
     pg.goto(url)
     lp.wait_ready(pg)
     pg.wait_for_function(f"() => ({lp.FIND})('logit_figure').title.text_font.includes('SX Hangul')")
-    want = advances(400)
-    font, got = pg.evaluate(MEASURE, [list(want), SIZE])
-    wrong = {c: (dom, canvas, w * SIZE) for c, (dom, canvas), w in zip(want, got, want.values(), strict=True)
-             if abs(dom - w * SIZE) > 0.5 or abs(canvas - w * SIZE) > 0.5}
-    assert len(want) > 150 and wrong == {}, (font, wrong)
-    assert pg.evaluate("() => document.fonts.check('700 16px \"SX Hangul\"', '손실')"), "the bold weight loaded"
+    for where, weight in (("readout-loss", 400), ("header", 700)):
+        want = advances(weight)
+        font, got = pg.evaluate(MEASURE, [list(want), SIZE, where, weight])
+        wrong = {c: (shown, dom, canvas, w * SIZE) for c, (shown, dom, canvas), w in zip(want, got, want.values(),
+                                                                                          strict=True)
+                 if shown != str(weight) or abs(dom - w * SIZE) > 0.5 or abs(canvas - w * SIZE) > 0.5}
+        assert len(want) > 150 and wrong == {}, (where, font, wrong)
     # The page speaks its language from the first frame: to a screen reader, and in its live region.
     live = pg.evaluate("""() => { for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
       const r = Bokeh.index.find_one(m)?.markup_el?.querySelector?.(".live-region");
