@@ -13,7 +13,7 @@ their widget kind (static/controls.mjs, which receives the rows), and the tests 
   its own field (a link's `lock` and `hide`, app/fields.py); it is hidden when its own field is hidden;
 - row: which row of controls it sits in (0 and 1 under the figures, 2 above the sections of readouts; then
   the lab: 4 what a learner opens, 5 the gradient steps, 6 the draws, 7 the naive softmax, each shown with
-  its part; 3 the page's commands, at the end); width in px;
+  its part; 3 the page's commands, at the end; 8 the guided path's, above the figures); width in px;
 - symbol: what a log slider's label calls its value ("T = 0.501"); primary: a button drawn as the main one.
 
 The twin of `locked` and `hidden` is static/controls.mjs `control_off`.
@@ -65,7 +65,7 @@ CONTROLS = (
     Control("remove_class", "button", "remove_class", action="remove_class", writes=("z", "names", "y"), row=1,
             width=190),
     # The lab: what a learner opens (row 4), and each part's own controls in a row that shows with it (VIEW
-    # "lab_rows"). Play keeps stepping once per frame: a page command, as the state holds no "playing".
+    # "flag_rows"). Play keeps stepping once per frame: a page command, as the state holds no "playing".
     Control("learn", "toggle", "learn", field="learn", row=4, width=170),
     Control("sample", "toggle", "sample", field="sample", row=4, width=170),
     Control("jacobian", "toggle", "jacobian", field="jacobian", row=4, width=170),
@@ -80,6 +80,7 @@ CONTROLS = (
     Control("naive_dtype", "radio", "naive_dtype", field="dtype", row=7, width=260),
     Control("sections", "checks", "sections", field="open", row=2, width=340),
     Control("class_names", "text", "class_names_box", field="names", action="rename", row=3, width=320),
+    Control("tour", "toggle", "tour", field="tour", row=3, width=150),
     Control("lang", "select", "lang", field="lang", action="set_lang", row=3),
     Control("theme", "toggle", "theme", field="theme", row=3, width=140),
     Control("lecture", "toggle", "lecture", field="lecture", row=3, width=140),
@@ -88,6 +89,14 @@ CONTROLS = (
     # (language, theme, lecture mode, open sections): never locked itself.
     Control("reset_all", "button", "reset_all", action="reset_all", row=3, width=170),
     Control("download_png", "button", "download_png", action="download_png", row=3, width=190),
+    # The guided path (app/steps.py), its row above the figures while it is shown. Setting a step up makes a
+    # fresh lesson (app/tour.py setup_state): it writes every lesson key, so any lock makes it inert.
+    Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
+    Control("tour_setup", "button", "tour_setup", action="tour_setup",
+            writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
+                    "dtype", "units", "open"), row=8, width=190),
+    Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
+            primary=True),
 )
 
 BY_NAME = {c.name: c for c in CONTROLS}

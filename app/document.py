@@ -44,7 +44,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from . import bundle, controls
+from . import bundle, controls, steps
 from .actions import PRESETS
 from .controls import CONTROLS
 from .controls import table as controls_table
@@ -88,8 +88,8 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
         "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,
         # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
         # sigmoid are always shown.
-        # The lab's rows of controls (app/controls.py), each shown while its flag is on.
-        "lab_rows": {"5": "learn", "6": "sample", "7": "naive"},
+        # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
+        "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour"},
         "section_of": {"probs": "table", "formula": "table", "entropy": "info", "floor": "info", "kl": "info",
                        "perplexity": "info", "info": "info", "gap": "info", "lse": "lse", "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
@@ -371,13 +371,20 @@ def build(s, mode="file", app_path="", app_url=""):
     header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", name="header", css_classes=["header"],
                  stylesheets=sheets, disable_math=True, **stretch)
 
+    # The guided path (app/steps.py): the step's paragraph with its live numbers, then its task, which says when
+    # it is done; both drawn by the page (static/tour.mjs), above the figures while the path is shown.
+    tour_text = Div(text="", name="tour_text", css_classes=["tour-text", "tour-box"], stylesheets=sheets,
+                    disable_math=True, visible=s["tour"], **stretch)
+    tour_status = Div(text="", name="tour_status", css_classes=["tour-status", "tour-box"], stylesheets=sheets,
+                      disable_math=True, visible=s["tour"], **stretch)
+
     wrap = {"css_classes": ["wrap"], "stylesheets": sheets, **stretch}
     sections_title = Div(text=t["sections_title"], name="sections_title", css_classes=["sections-title"],
                          stylesheets=sheets, disable_math=True)
     lab_title = Div(text=t["lab_title"], name="lab_title", css_classes=["sections-title"], stylesheets=sheets,
                     disable_math=True)
     titles = {2: [sections_title], 4: [lab_title]}
-    shown_with = {int(r): flag for r, flag in VIEW["lab_rows"].items()}
+    shown_with = {int(r): flag for r, flag in VIEW["flag_rows"].items()}
     bands = {r: row(*titles.get(r, []), *(controls[c.name] for c in CONTROLS if c.row == r), **wrap,
                     visible=s[shown_with[r]] if r in shown_with else True)
              for r in sorted({c.row for c in CONTROLS})}
@@ -385,10 +392,13 @@ def build(s, mode="file", app_path="", app_url=""):
         return column(*(divs[k] for k in keys), css_classes=["readout-column", *(["key-readouts"] if key else [])],
                       stylesheets=sheets, **stretch)
 
-    # The first screen: the figures, then p_y and the loss beside each other; the controls; then the sections
-    # a learner opens, the lab, and the page's own commands.
+    # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
+    # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
         header,
+        tour_text,
+        tour_status,
+        bands[8],
         row(fig_z, fig_p, spacing=16, **wrap),
         row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
         bands[0],
@@ -416,8 +426,9 @@ def build(s, mode="file", app_path="", app_url=""):
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
         "lesson": lesson, "wire": wire, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
-        "inputs": inputs, "live": live, "header": header, "sections_title": sections_title, "root": layout,
-        "lab_title": lab_title, "lab_rows": {str(r): bands[r] for r in shown_with},
+        "inputs": inputs, "live": live, "header": header, "tour": {"text": tour_text, "status": tour_status},
+        "steps": steps.table(), "sections_title": sections_title, "root": layout,
+        "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
         "lab_figs": {"loss": fig_loss, "jacobian": fig_jac},
         "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0]},

@@ -25,6 +25,7 @@ usage line lists it), or None for a field no option sets.
 
 from dataclasses import asdict, dataclass
 
+from .steps import STEPS
 from .strings import LANGS, default_class_names
 
 LOGIT_LIMIT = 100.0
@@ -34,7 +35,7 @@ TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
 # The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
 # control that moves the logits (the points, their inputs, the buttons that change them).
 CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
-              "units", "names", "lang", "theme", "lecture", "open")
+              "units", "names", "lang", "theme", "lecture", "open", "step", "tour")
 SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
 # The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
 # the true class), the information (entropy, floor, KL, perplexity, the information bar) and log-sum-exp (with
@@ -123,6 +124,11 @@ FIELDS = (
           "The sections of readouts a learner has opened (table, info, lse); the first screen shows p_y and the "
           "loss.", default=(), choices=SECTIONS, link="open",
           cli=Option("--open", help="sections open at the start: table, info, lse", example="table,info")),
+    Field("step", "tour_step", "count", "The step of the guided path (app/tour.py) the page shows, from 1.",
+          default=1, bounds=(1, len(STEPS)), refusal="step_range", link="step",
+          cli=Option("--step", help="the step of the guided path it opens at ({lo} to {hi})")),
+    Field("tour", "show_tour", "flag", "Show the guided path above the figures (tour=0 in a link: free play).",
+          default=True, link="tour", cli=None),  # on by default: an option would only turn it off
     Field("lock", "locked", "keys",
           "Link keys of the controls a learner cannot change (an instructor's question: lock=T,y); the notebook's "
           "own code still can.", default=(), choices=CONTROLLED, link="lock",

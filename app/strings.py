@@ -4,6 +4,262 @@ The page receives the whole table and switches language without a reload; tests 
 page shows none of the other's strings. `{name}`-style fields are filled by the renderers.
 """
 
+# The guided path's steps (app/steps.py), each: its title, the paragraph ({name}s are live numbers and class
+# names, static/tour.mjs `live_numbers`), the task, the hint, and what it says once the task is done.
+TOUR_EN = {
+    "scores": {
+        "title": "Scores become probabilities",
+        "text": "Each class has a score z, its logit. Softmax turns the scores into probabilities: "
+                "p<sub>k</sub> = e<sup>z<sub>k</sub>/T</sup> / Σ<sub>j</sub> e<sup>z<sub>j</sub>/T</sup>. Every p lies "
+                "between 0 and 1, and together they add up to 1. Now {name0} has p = {p0} and {name1} has p = {p1}.",
+        "task": "Make {name1}'s probability larger than {name0}'s without moving {name0}.",
+        "hint": "Drag the {name1} point above the {name0} point, or type a larger logit for {name1} under the figures.",
+        "done": "The order and the gaps of the scores decide: the larger score has the larger probability.",
+    },
+    "shift": {
+        "title": "Only differences matter",
+        "text": "Adding the same number c to every score changes nothing: e<sup>(z<sub>k</sub> + c)/T</sup> = "
+                "e<sup>c/T</sup>·e<sup>z<sub>k</sub>/T</sup>, and e<sup>c/T</sup> cancels between the top and the "
+                "bottom. {name0}'s score is {z0} and its probability p = {p0}.",
+        "task": "Press “Add 1 to every logit” three times: the points rise, the bars stay.",
+        "hint": "The button is under the figures. Watch the bars while the points move up.",
+        "done": "The probabilities did not move: softmax sees only the differences between scores.",
+    },
+    "naive": {
+        "title": "Why code subtracts the largest score",
+        "text": "Computed as written, e<sup>z/T</sup> overflows: float64 holds numbers up to about e<sup>709.78</sup>. "
+                "Here the largest z/T is {zmax}. The naive way divides infinity by infinity and shows NaN, while the "
+                "figures stay exact: they subtract the largest score first, which changes nothing (the step before) "
+                "and keeps every exponent at or below 0.",
+        "task": "Raise the temperature T until the naive softmax gives numbers again (the largest z/T below 709.78).",
+        "hint": "Move the temperature slider to the right, or focus it and press → a few times.",
+        "done": "Below the overflow the naive way agrees again. Libraries never take the risk: they compute "
+                "e<sup>(z − max z)/T</sup>.",
+    },
+    "temperature": {
+        "title": "Temperature: from argmax to uniform",
+        "text": "Dividing the scores by T sharpens or flattens the probabilities. As T → 0 the largest score takes "
+                "everything (argmax); as T grows every class tends to 1/K. Now T = {T}, and the entropy, how spread "
+                "out p is, is {entropy_bits} bits; it is at most log<sub>2</sub> K.",
+        "task": "Find a T at which the entropy is above 1.5 bits.",
+        "hint": "The higher the temperature, the flatter the bars: move the temperature slider right.",
+        "done": "Near the uniform distribution the entropy approaches log<sub>2</sub> 3 ≈ 1.585 bits, the most three "
+                "classes can hold.",
+    },
+    "lse": {
+        "title": "log-sum-exp, a smooth maximum",
+        "text": "The bottom of softmax, in log form, is log-sum-exp: LSE(z/T) = ln Σ<sub>k</sub> "
+                "e<sup>z<sub>k</sub>/T</sup>. It lies between the largest z/T and that plus ln K: now {zmax} ≤ {lse} "
+                "≤ {zmax} + {ln_k}. The log of a probability is then ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T).",
+        "task": "Bring log-sum-exp within 0.05 of the largest z/T.",
+        "hint": "Lower the temperature, or drag the largest score further above the others.",
+        "done": "When one score dominates, log-sum-exp is the maximum itself; when the scores are close, it is up to "
+                "ln K above it.",
+    },
+    "sigmoid": {
+        "title": "Two classes: the sigmoid",
+        "text": "With two classes softmax is the sigmoid of the difference: p<sub>1</sub> = σ((z<sub>1</sub> − "
+                "z<sub>2</sub>)/T). Equal scores give 0.5; now {name0} has p = {p0}.",
+        "task": "Make {name0}'s probability about 0.88: between 0.85 and 0.91.",
+        "hint": "σ(2) ≈ 0.881: make {name0}'s score 2 more than {name1}'s. Type 2 in the first logit box, or drag.",
+        "done": "Logistic regression is the two-class softmax: one difference of scores, one sigmoid.",
+    },
+    "loss": {
+        "title": "The loss: −ln p of the true class",
+        "text": "With a one-hot target, cross-entropy is L = −ln p<sub>y</sub>: the surprise at the true class. The "
+                "true class {name_y} now has p = {p_y}, and the loss is {loss}. A model sure of the right answer pays "
+                "almost nothing; one sure of a wrong answer pays a lot.",
+        "task": "Make the loss smaller than 0.1 nats.",
+        "hint": "Drag the true class's point up, or the others down: p<sub>y</sub> has to pass e<sup>−0.1</sup> ≈ "
+                "0.905.",
+        "done": "Training makes this number small over many examples: maximum likelihood, in other words.",
+    },
+    "information": {
+        "title": "Cross-entropy = entropy + KL, in bits or nats",
+        "text": "The loss splits into a floor and a distance: H(y′, p) = H(y′) + KL(y′‖p). With a one-hot target "
+                "the floor H(y′) is 0, and all of the loss is the KL divergence. The loss is now {loss}; one bit is "
+                "ln 2 ≈ 0.693 nats.",
+        "task": "Switch the units to bits: the same loss, divided by ln 2.",
+        "hint": "Press “bits”, beside the label smoothing slider.",
+        "done": "Bits count yes-or-no questions, nats are what ln gives: the same information in other units.",
+    },
+    "gradient": {
+        "title": "The gradient p − y, and the arrows",
+        "text": "The loss's slope in each score is ∂L/∂z<sub>k</sub> = (p<sub>k</sub> − y′<sub>k</sub>)/T. The teal "
+                "arrows show −∂L/∂z, where a gradient step moves each score: the true class up by (1 − "
+                "p<sub>y</sub>)/T, every other class down by p<sub>k</sub>/T. The true class's arrow is now {g_y}. "
+                "Confident and right: tiny arrows. Confident and wrong: the largest.",
+        "task": "Make the model confidently wrong: {name1} above 0.9 while {name0} stays the true class.",
+        "hint": "Drag {name1} up by about four, and watch {name0}'s arrow grow toward its largest, 1/T.",
+        "done": "The worse the mistake, the stronger the push, up to 1/T: cross-entropy learns fast from confident "
+                "errors.",
+    },
+    "runaway": {
+        "title": "The loss never reaches 0",
+        "text": "A gradient step moves the scores along the arrows: z ← z − η·(p − y′)/T. The loss falls, but "
+                "p<sub>y</sub> = 1 would need scores infinitely far apart, so they keep running apart while the loss "
+                "creeps toward 0. The loss is now {loss}.",
+        "task": "Take gradient steps until the loss is below 0.02.",
+        "hint": "Press “Take a step” again and again, or “Play” and then “Pause”.",
+        "done": "Each step gains less: with a one-hot target the scores grow without end. Label smoothing, next, "
+                "gives them a place to stop.",
+    },
+    "smoothing": {
+        "title": "Label smoothing: a floor and a best gap",
+        "text": "With ε > 0 the target is y′ = (1 − ε)·onehot(y) + ε/K: even the perfect answer keeps some doubt. "
+                "The loss then has a floor H(y′) = {floor} it cannot pass, reached at a finite best gap between the "
+                "true score and the others. The loss is now {loss}.",
+        "task": "Take steps until the loss is within 0.001 of its floor.",
+        "hint": "Play the steps: the points stop at the best gap instead of running away.",
+        "done": "The scores settle: smoothing keeps a model from growing its logits without end.",
+    },
+    "sampling": {
+        "title": "Sampling draws the bars",
+        "text": "A model that gives p can also be sampled: the Gumbel-max trick draws class k with probability "
+                "p<sub>k</sub> (add Gumbel noise to z/T, take the largest). With N = {n} draws the frequencies wander "
+                "around p; more draws close in on the bars.",
+        "task": "Draw at least 10,000 samples.",
+        "hint": "Type 10000 in “Draws N”.",
+        "done": "The frequencies stay within their ±2σ whiskers, which shrink as 1/√N.",
+    },
+    "start": {
+        "title": "A model that knows nothing starts at ln K",
+        "text": "Before training, a model has no reason to prefer a class: equal scores give p = 1/K and the loss "
+                "ln K, here {ln_k}. Every model should start near there; a much larger first loss means something is "
+                "off. The loss is now {loss}.",
+        "task": "Make every score equal: the loss becomes ln K.",
+        "hint": "Choose the scenario “Knows nothing: equal logits”, or type the same value in every logit box.",
+        "done": "ln K is the benchmark: learning is a loss below it. That is the whole path; turn “Guided path” "
+                "off for free play.",
+    },
+}
+TOUR_KO = {
+    "scores": {
+        "title": "점수가 확률이 됩니다",
+        "text": "부류마다 점수 z(로짓)가 있습니다. 소프트맥스는 점수를 확률로 바꿉니다: "
+                "p<sub>k</sub> = e<sup>z<sub>k</sub>/T</sup> / Σ<sub>j</sub> e<sup>z<sub>j</sub>/T</sup>. 모든 p는 0과 "
+                "1 사이에 있고, 다 더하면 1입니다. 지금 {name0} 확률은 p = {p0}, {name1} 확률은 p = {p1}입니다.",
+        "task": "{name0} 점수는 그대로 두고, {name1} 확률이 {name0} 확률보다 커지게 만들어 보세요.",
+        "hint": "{name1} 점을 {name0} 점보다 위로 끌거나, 그림 아래 칸에 {name1} 점수를 더 크게 입력해 보세요.",
+        "done": "점수의 순서와 차이가 결정합니다: 점수가 큰 부류가 확률도 큽니다.",
+    },
+    "shift": {
+        "title": "차이만이 중요합니다",
+        "text": "모든 점수에 같은 수 c를 더해도 아무것도 바뀌지 않습니다: e<sup>(z<sub>k</sub> + c)/T</sup> = "
+                "e<sup>c/T</sup>·e<sup>z<sub>k</sub>/T</sup>이고, e<sup>c/T</sup>는 분자와 분모에서 약분됩니다. "
+                "{name0} 점수는 {z0}, 확률은 p = {p0}입니다.",
+        "task": "“모든 점수에 1 더하기”를 세 번 눌러 보세요: 점은 올라가고 막대는 그대로입니다.",
+        "hint": "버튼은 그림 아래에 있습니다. 점이 올라가는 동안 막대를 지켜보세요.",
+        "done": "확률은 움직이지 않았습니다: 소프트맥스는 점수 사이의 차이만 봅니다.",
+    },
+    "naive": {
+        "title": "코드가 가장 큰 점수를 빼는 까닭",
+        "text": "쓰인 그대로 계산하면 e<sup>z/T</sup>가 넘칩니다: float64는 약 e<sup>709.78</sup>까지만 담습니다. "
+                "지금 가장 큰 z/T는 {zmax}입니다. 순진한 방법은 무한대를 무한대로 나누어 NaN을 보여 주지만, 그림은 "
+                "정확합니다: 먼저 가장 큰 점수를 빼기 때문입니다. 앞 단계에서 본 대로 이것은 아무것도 바꾸지 않고, "
+                "모든 지수를 0 이하로 둡니다.",
+        "task": "순진한 소프트맥스가 다시 숫자를 낼 때까지 온도 T를 올려 보세요 (가장 큰 z/T가 709.78 아래).",
+        "hint": "온도 슬라이더를 오른쪽으로 옮기거나, 슬라이더를 고른 뒤 → 키를 몇 번 눌러 보세요.",
+        "done": "넘치지 않으면 순진한 방법도 다시 맞습니다. 라이브러리는 그 위험을 지지 않고 "
+                "e<sup>(z − max z)/T</sup>를 계산합니다.",
+    },
+    "temperature": {
+        "title": "온도: argmax에서 균등 분포까지",
+        "text": "점수를 T로 나누면 확률이 뾰족해지거나 평평해집니다. T → 0이면 가장 큰 점수가 전부를 가지고(argmax), "
+                "T가 커지면 모든 부류가 1/K에 다가갑니다. 지금 온도는 T = {T}, p가 얼마나 퍼져 있는지 나타내는 "
+                "엔트로피는 {entropy_bits} 비트이며, 최대는 log<sub>2</sub> K입니다.",
+        "task": "엔트로피가 1.5 비트보다 커지는 T를 찾아보세요.",
+        "hint": "온도가 높을수록 막대가 평평해집니다: 온도 슬라이더를 오른쪽으로 옮겨 보세요.",
+        "done": "균등 분포에 가까워지면 엔트로피는 세 부류가 담을 수 있는 최대, log<sub>2</sub> 3 ≈ 1.585 비트에 "
+                "다가갑니다.",
+    },
+    "lse": {
+        "title": "로그합지수, 부드러운 최댓값",
+        "text": "소프트맥스의 분모를 로그로 쓰면 로그합지수입니다: LSE(z/T) = ln Σ<sub>k</sub> "
+                "e<sup>z<sub>k</sub>/T</sup>. 이 값은 가장 큰 z/T와 거기에 ln K를 더한 값 사이에 있습니다: 지금 "
+                "{zmax} ≤ {lse} ≤ {zmax} + {ln_k}. 확률의 로그는 ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T)입니다.",
+        "task": "로그합지수가 가장 큰 z/T와 0.05 안으로 가까워지게 만들어 보세요.",
+        "hint": "온도를 낮추거나, 가장 큰 점수를 다른 점수들보다 더 위로 끌어 보세요.",
+        "done": "한 점수가 압도하면 로그합지수는 최댓값 그 자체이고, 점수들이 비슷하면 최대 ln K만큼 위에 있습니다.",
+    },
+    "sigmoid": {
+        "title": "두 부류: 시그모이드",
+        "text": "부류가 둘이면 소프트맥스는 점수 차이의 시그모이드입니다: p<sub>1</sub> = σ((z<sub>1</sub> − "
+                "z<sub>2</sub>)/T). 점수가 같으면 0.5이고, 지금 {name0} 확률은 p = {p0}입니다.",
+        "task": "{name0} 확률을 약 0.88로, 0.85와 0.91 사이로 만들어 보세요.",
+        "hint": "σ(2) ≈ 0.881: {name0} 점수를 {name1} 점수보다 2 크게 하세요. 첫 번째 점수 칸에 2를 입력하거나 점을 "
+                "끌어 보세요.",
+        "done": "로지스틱 회귀는 두 부류의 소프트맥스입니다: 점수 차이 하나, 시그모이드 하나.",
+    },
+    "loss": {
+        "title": "손실: 정답 부류의 −ln p",
+        "text": "목표가 원-핫이면 교차 엔트로피는 L = −ln p<sub>y</sub>, 정답 부류에 대한 놀람입니다. 지금 정답 부류 "
+                "{name_y} 확률은 p = {p_y}, 손실은 {loss}입니다. 정답을 확신하는 모델은 거의 치르지 않고, 틀린 답을 "
+                "확신하는 모델은 크게 치릅니다.",
+        "task": "손실을 0.1 내트보다 작게 만들어 보세요.",
+        "hint": "정답 부류의 점을 위로, 다른 점을 아래로 끌어 보세요: p<sub>y</sub>가 e<sup>−0.1</sup> ≈ 0.905를 "
+                "넘어야 합니다.",
+        "done": "학습은 많은 예에서 이 수를 작게 만듭니다: 다른 말로 최대가능도입니다.",
+    },
+    "information": {
+        "title": "교차 엔트로피 = 엔트로피 + KL 발산, 비트와 내트",
+        "text": "손실은 하한과 거리로 나뉩니다: H(y′, p) = H(y′) + KL(y′‖p). 목표가 원-핫이면 하한 H(y′)는 0이고, "
+                "손실 전부가 KL 발산(쿨백–라이블러 발산)입니다. 지금 손실은 {loss}이며, 1 비트는 ln 2 ≈ 0.693 "
+                "내트입니다.",
+        "task": "단위를 비트로 바꿔 보세요: 같은 손실을 ln 2로 나눈 값입니다.",
+        "hint": "라벨 스무딩 슬라이더 옆의 “비트”를 누르세요.",
+        "done": "비트는 예-아니요 질문의 수를 세고, 내트는 ln이 주는 단위입니다: 같은 정보량, 다른 단위.",
+    },
+    "gradient": {
+        "title": "기울기 p − y와 청록 화살표",
+        "text": "각 점수에 대한 손실의 기울기는 ∂L/∂z<sub>k</sub> = (p<sub>k</sub> − y′<sub>k</sub>)/T입니다. 청록 "
+                "화살표는 −∂L/∂z, 경사 하강 한 걸음이 점수를 옮기는 쪽입니다: 정답 부류는 (1 − p<sub>y</sub>)/T만큼 "
+                "위로, 다른 부류는 p<sub>k</sub>/T만큼 아래로. 지금 정답 부류의 화살표는 {g_y}입니다. 확신하고 맞으면 "
+                "화살표가 작고, 확신하고 틀리면 가장 큽니다.",
+        "task": "모델이 확신하고 틀리게 만들어 보세요: 정답은 {name0} 그대로, {name1} 확률은 0.9보다 크게.",
+        "hint": "{name1} 점을 4쯤 위로 끌고, {name0} 화살표가 가장 큰 크기 1/T로 자라는 것을 보세요.",
+        "done": "틀림이 클수록 미는 힘이 세고, 최대 1/T입니다: 교차 엔트로피는 확신한 실수에서 빨리 배웁니다.",
+    },
+    "runaway": {
+        "title": "손실은 0에 닿지 않습니다",
+        "text": "경사 하강 한 걸음은 화살표를 따라 점수를 옮깁니다: z ← z − η·(p − y′)/T. 손실은 줄지만 "
+                "p<sub>y</sub> = 1이 되려면 점수가 끝없이 멀어져야 하므로, 손실이 0으로 기어가는 동안 점수는 계속 "
+                "벌어집니다. 지금 손실은 {loss}입니다.",
+        "task": "손실이 0.02보다 작아질 때까지 경사 하강 걸음을 밟아 보세요.",
+        "hint": "“한 걸음 내딛기”를 여러 번 누르거나, “재생”을 누른 뒤 “멈춤”을 누르세요.",
+        "done": "걸음마다 얻는 것이 줄어듭니다: 원-핫 목표에서는 점수가 끝없이 커집니다. 다음 단계의 라벨 스무딩이 "
+                "멈출 곳을 줍니다.",
+    },
+    "smoothing": {
+        "title": "라벨 스무딩: 하한과 가장 좋은 차이",
+        "text": "ε > 0이면 목표는 y′ = (1 − ε)·onehot(y) + ε/K입니다: 완벽한 답에도 의심이 조금 남습니다. 그러면 "
+                "손실에는 내려갈 수 없는 하한 H(y′) = {floor}이 생기고, 정답 점수와 다른 점수 사이의 유한한 차이에서 "
+                "그 하한에 닿습니다. 지금 손실은 {loss}입니다.",
+        "task": "손실이 하한과 0.001 안으로 가까워질 때까지 걸음을 밟아 보세요.",
+        "hint": "걸음을 재생해 보세요: 점이 멀어지지 않고 가장 좋은 차이에서 멈춥니다.",
+        "done": "점수가 자리를 잡습니다: 스무딩은 모델이 점수를 끝없이 키우지 않게 합니다.",
+    },
+    "sampling": {
+        "title": "뽑기가 막대를 그립니다",
+        "text": "p를 내놓는 모델에서 부류를 뽑을 수도 있습니다: 굼벨 최대 트릭은 부류 k를 확률 p<sub>k</sub>로 "
+                "뽑습니다(z/T에 굼벨 분포의 잡음을 더하고 가장 큰 것을 고릅니다). N = {n}번 뽑으면 빈도가 p 주위를 "
+                "헤매고, 많이 뽑을수록 막대에 다가갑니다.",
+        "task": "10,000번 이상 뽑아 보세요.",
+        "hint": "“뽑는 횟수 N” 칸에 10000을 입력하세요.",
+        "done": "빈도는 ±2σ 수염 안에 있고, 수염은 1/√N로 줄어듭니다.",
+    },
+    "start": {
+        "title": "아무것도 모르는 모델은 ln K에서 시작합니다",
+        "text": "학습 전의 모델은 어느 부류도 더 좋아할 까닭이 없습니다: 점수가 같으면 p = 1/K이고 손실은 ln K, "
+                "여기서는 {ln_k}입니다. 모든 모델은 이 근처에서 시작해야 하고, 첫 손실이 훨씬 크면 무언가 잘못된 "
+                "것입니다. 지금 손실은 {loss}입니다.",
+        "task": "모든 점수를 같게 만들어 보세요: 손실이 ln K가 됩니다.",
+        "hint": "시나리오 “아무것도 모름: 같은 점수”를 고르거나, 모든 점수 칸에 같은 값을 입력하세요.",
+        "done": "ln K가 기준입니다: 배움은 그 아래의 손실입니다. 길을 모두 걸었습니다. “따라 배우기”를 끄면 자유롭게 "
+                "놀 수 있습니다.",
+    },
+}
+
 TEXT = {
     "en": {
         "title": "Softmax and cross-entropy, by hand",
@@ -15,7 +271,8 @@ TEXT = {
                        "open": "the open sections", "n": "the number of draws", "seed": "the seed",
                        "sample": "the draws", "jacobian": "the Jacobian", "naive": "the naive softmax",
                        "dtype": "the number type", "learn": "the gradient steps",
-                       "logloss": "the loss figure's scale"},
+                       "logloss": "the loss figure's scale", "step": "the step of the path",
+                       "tour": "the guided path"},
         "class_names": ["cat", "dog", "bird", "fish", "horse", "frog", "deer", "ship", "truck", "plane"],
         "logit_title": "Logits z (drag the points)",
         "logit_hint": "teal arrows: −∂L/∂z = (y′ − p)/T, drawn at 2× length",
@@ -146,6 +403,19 @@ TEXT = {
         "connection_lost": "The connection to the server is lost: every change still works here and stays in this "
                            "page.",
         "connection_back": 'The server is back: <a href="{url}">reconnect with this lesson</a>.',
+        "tour": "Guided path",
+        "tour_back": "Back",
+        "tour_next": "Next",
+        "tour_setup": "Set it up",
+        "tour_undo": "Undo the set-up",
+        "tour_of": "Step {k} of {n}",
+        "tour_task": "Your task:",
+        "tour_hint": "Hint",
+        "tour_done": "Done:",
+        "tour_live": "Step {k} of {n}: {title}",
+        "tour_live_done": "Task done: {done}",
+        "step_range": "The step lies from {step_lo} to {step_hi}.",
+        "tour_steps": TOUR_EN,
     },
     "ko": {
         "title": "손으로 움직여 보는 소프트맥스와 교차 엔트로피",
@@ -155,7 +425,8 @@ TEXT = {
                        "names": "부류 이름", "lang": "언어", "theme": "테마", "lecture": "강의 모드",
                        "open": "펼친 부분", "n": "뽑는 횟수", "seed": "시드", "sample": "뽑기",
                        "jacobian": "야코비안", "naive": "순진한 소프트맥스", "dtype": "수 형식",
-                       "learn": "경사 하강 걸음", "logloss": "손실 그림의 눈금"},
+                       "learn": "경사 하강 걸음", "logloss": "손실 그림의 눈금", "step": "따라 배우기 단계",
+                       "tour": "따라 배우기"},
         "class_names": ["고양이", "개", "새", "물고기", "말", "개구리", "사슴", "배", "트럭", "비행기"],
         "logit_title": "점수(로짓) z: 점을 끌어 보세요",
         "logit_hint": "청록 화살표: −∂L/∂z = (y′ − p)/T, 2배 길이로 그림",
@@ -287,6 +558,19 @@ TEXT = {
         "connection_lost": "서버와의 연결이 끊겼습니다. 모든 변경은 이 페이지에서 그대로 작동하고 "
                            "이 페이지에 남습니다.",
         "connection_back": '서버가 돌아왔습니다: <a href="{url}">이 수업 상태로 다시 연결하기</a>.',
+        "tour": "따라 배우기",
+        "tour_back": "이전",
+        "tour_next": "다음",
+        "tour_setup": "준비하기",
+        "tour_undo": "준비 되돌리기",
+        "tour_of": "{n}단계 중 {k}단계",
+        "tour_task": "할 일:",
+        "tour_hint": "도움말",
+        "tour_done": "해냈습니다:",
+        "tour_live": "{n}단계 중 {k}단계: {title}",
+        "tour_live_done": "할 일을 마쳤습니다: {done}",
+        "step_range": "단계는 {step_lo}에서 {step_hi} 사이입니다.",
+        "tour_steps": TOUR_KO,
     },
 }
 LANGS = tuple(TEXT)

@@ -16,7 +16,9 @@ const ACTIONS = {
 };
 const COMMANDS = { copy_link: (page) => copy_link(page), download_png: (page) => download_png(page),
   reset_all: (page) => act(page, (s) => reset_all(s, page.opened, page.a)),
-  step: (page) => act(page, (s) => stepped(page, s)), play: (page) => (page.playing ? pause(page) : play(page)) };
+  step: (page) => act(page, (s) => stepped(page, s)), play: (page) => (page.playing ? pause(page) : play(page)),
+  tour_back: (page) => tour_move(page, -1), tour_next: (page) => tour_move(page, 1),
+  tour_setup: (page) => tour_setup(page) };
 const MENUS = { preset: PRESETS }; // a menu's choices: its action's arguments
 const HOLDS = { log_slider: "value", slider: "value", number: "value", select: "value", radio: "active",
   toggle: "active", text: "value", menu: "value", checks: "active" };
@@ -96,6 +98,19 @@ function control_off(c, s) {
   return { disabled: [c.field, ...c.writes].some((key) => key && off(key)), visible: !s.hide.includes(c.field) };
 }
 
+/** What the guided path makes of control c in state s: back and next inert at the path's ends, and the
+ * first screen's controls a step does not need dimmed (still usable: a learner may go another way). */
+function tour_control(page, c, s) {
+  const off = control_off(c, s);
+  const { steps } = page.a;
+  if (c.action === "tour_back") off.disabled ||= s.step === 1;
+  if (c.action === "tour_next") off.disabled ||= s.step === steps.length;
+  const dim = s.tour && c.row <= 1 && !steps[s.step - 1].needs.includes(c.name);
+  const model = page.a.controls[c.name];
+  const classes = model.css_classes.filter((name) => name !== "dim");
+  return { disabled: off.disabled, css_classes: dim ? [...classes, "dim"] : classes };
+}
+
 /** "Reset everything": the lesson as the page opened it (its link, or Python's lesson), but for the fields a
  * link locks or hides and the reader's own (language, theme, lecture mode, open sections), which stay. */
 function reset_all(s, opened, a) {
@@ -116,7 +131,7 @@ function draw_controls(page, s, t) {
     if (c.field && !holds_state(c, read_value(c, model, s, a), s, a)) {
       set_if_changed(model, { [HOLDS[c.widget]]: shown_value(c, s, a) });
     }
-    set_if_changed(model, control_off(c, s));
+    set_if_changed(model, { ...control_off(c, s), ...tour_control(page, c, s) });
   }
   if (page.applied.lang !== s.lang) {
     for (const c of a.control_rows) draw_labels(c, a.controls[c.name], t, a);

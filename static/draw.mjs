@@ -57,6 +57,7 @@ function draw(page, s, { live = false, text = true } = {}) {
     set_if_changed(a.divs[key], { visible: html !== "" && (!section || s.open.includes(section)) });
     show(page, a.divs[key], html, live);
   }
+  if (text) draw_tour(page, s, t, live);
   const notice = page.local_notice ?? s.notice;
   if (text) {
     show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
@@ -70,7 +71,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
   draw_locks(page, s, t);
-  show_live(page, f.live);
+  show_live(page, tour_live(page, s, t) || f.live);
   write_link(page, s);
   // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
   page.shown = s;
@@ -143,7 +144,7 @@ function draw_lab_figures(page, s, f) {
   if (a.lab_axes.loss_y.formatter.args.log !== s.logloss) {
     a.lab_axes.loss_y.formatter.args = { log: s.logloss };
   }
-  for (const [r, flag] of Object.entries(a.view.lab_rows)) set_if_changed(a.lab_rows[r], { visible: s[flag] });
+  for (const [r, flag] of Object.entries(a.view.flag_rows)) set_if_changed(a.flag_rows[r], { visible: s[flag] });
   // The stability limit η = 4T² on the learning rate's log track, where the track holds it.
   const slider = element_of(page, a.controls.learning_rate);
   const mark = 4 * s.T * s.T;

@@ -17,7 +17,8 @@ function page_of(a, context) {
     page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
       shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, shown: null, history: null, noise: null,
       loss_shown: false, playing: false, opened: null, valid: null, sent: null,
-      from_python: null, connection: null };
+      from_python: null, connection: null, tour_seen: new Set(stored_tour().seen), tour_undo: null,
+      tour_said: null };
     PAGES.set(a.lesson, page);
     page.valid = first_state(a);
     page.sent = a.wire.text;

@@ -77,6 +77,11 @@ function listen(page) {
   // with a link gets it back cleaned (defaults in place of what could not be used).
   if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
     page.applied.link = link_of(now(page), a.strings, a.rules);
+    // Where the learner was on the guided path, when they come back to the plain address.
+    const { step } = stored_tour();
+    if (a.mode !== "notebook" && step && step !== now(page).step && step <= a.steps.length) {
+      whole(page, { ...now(page), step });
+    }
   }
   // An exported page inside an iframe tells its course page how tall it is, whenever that changes
   // (examples/course_page.html sets the frame's height from it): a learner never scrolls inside a frame.

@@ -78,3 +78,21 @@ VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=1,2,3&z0=0,0,0", "z0=1,2,3&names=a,b,c", "z0
          "lang=ko&names=x,y", "z=1,2&names=a,b&y=1&eps=0.1&units=bits&theme=dark&lecture=1", "", "T=100",
          "T=0.01&z=100,-100", "bokeh-absolute-url=x&T=2", "z=%2B1,.5,5.&T=1E-1", "names=a,b",
          "lock=y,T&hide=eps,names", "lock=z,T,y,eps,lr,units,names,lang,theme,lecture&hide=lecture"]
+
+
+# A lesson that does each step's task, from its set-up state: what the browser test's gestures reach.
+DONE_BY = {
+    "scores": lambda s: {**s, "z": [2.0, 2.5, 0.1]},
+    "shift": lambda s: {**s, "z": [v + 3 for v in s["z"]]},
+    "naive": lambda s: {**s, "T": 0.0125},
+    "temperature": lambda s: {**s, "T": 3.0},
+    "lse": lambda s: {**s, "T": 0.25},
+    "sigmoid": lambda s: {**s, "z": [2.0, 0.0]},
+    "loss": lambda s: {**s, "z": [4.5, 1.0, 0.1]},
+    "information": lambda s: {**s, "units": "bits"},
+    "gradient": lambda s: {**s, "z": [2.0, 5.0, 0.1]},
+    "runaway": lambda s: {**s, "z": [4.5, -0.5, -1.0]},
+    "smoothing": lambda s: {**s, "z": [float(np.log(28)), 0.0, 0.0]},  # the best gap at ε = 0.1, K = 3: ln 28
+    "sampling": lambda s: {**s, "n": 10000},
+    "start": lambda s: {**s, "z": [1.0, 1.0, 1.0]},
+}

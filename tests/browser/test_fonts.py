@@ -3,8 +3,8 @@
 A Chromium of its own sees only Latin fonts (fontconfig told so: FONTCONFIG_FILE), as a Debian image or a lab's
 Linux box does. Every Hangul character of the Korean interface is then drawn, in the readouts' own shadow root
 and on the figures' canvas, and in bold in the header's title, exactly as wide as the subset font's weight says
-it is: a missing glyph would be the fallback's .notdef box, of another width. Served and exported, with the network blocked; the page's language
-is the document's, and its live region's from the first frame.
+it is: a missing glyph would be the fallback's .notdef box, of another width. Served and exported, with the
+network blocked; the page's language is the document's, and its live region's from the first frame.
 """
 
 import io

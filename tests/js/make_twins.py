@@ -13,6 +13,7 @@ import json
 import math
 import platform
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -21,13 +22,14 @@ sys.path.insert(0, str(HERE.parents[1]))
 import numpy as np  # noqa: E402
 
 import core  # noqa: E402
-from app import actions, fields, link, rules  # noqa: E402
+from app import actions, fields, link, rules, tour  # noqa: E402
 from app.bundle import FILES  # noqa: E402
+from app.steps import STEPS  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 from core import floating, sampling  # noqa: E402
 from tests.digits_oracle import logit_text, real_text  # noqa: E402
 from tests.parity_cases import cases  # noqa: E402
-from tests.twin_cases import HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
+from tests.twin_cases import DONE_BY, HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
 
 OUT = HERE / "fixtures" / "twins.json"
 
@@ -142,6 +144,19 @@ def lab_cases():
     return out
 
 
+def tour_cases():
+    """Every step on its set-up state, on the state tests/test_tour.py says does it, and on the twin cases'
+    lessons (each step's set-up state from them, and whether each does the step's task)."""
+    out = []
+    for step in STEPS:
+        start = {**STATES[3], "step": 2, "theme": "dark"}
+        setup = tour.setup_state(step, start)
+        for s in [setup, DONE_BY[step.id](setup), *STATES[::20]]:
+            out.append({"step": asdict(step), "state": s, "setup": tour.setup_state(step, s),
+                        "done": tour.done(step, s)})
+    return out
+
+
 def link_opens(s):
     """The lesson a copied link of s opens: its logits to 4 decimals, its reals to 4 significant digits, as the
     page's link writes them."""
@@ -176,6 +191,7 @@ def build():
         "whole_states": whole_states(),
         "sampling": sampling_cases(),
         "lab": lab_cases(),
+        "tour": tour_cases(),
         # float16's every finite value, as NumPy rounds each double just off a half-way point and on it
         "float16": float16_cases(),
     }

@@ -150,3 +150,12 @@ test("float16 rounding is NumPy's: ties to even, subnormals, and overflow past 6
   assert.ok(x.length > 10000);
   x.forEach((v, i) => assert.ok(Object.is(twin.f16round(decode(v)), decode(f16[i])), `${v} → ${f16[i]}`));
 });
+
+test("the guided path's twin sets each step up and checks its task as app/tour.py does", () => {
+  assert.ok(fixture.tour.length >= 13 * 3);
+  for (const { step, state, setup, done } of fixture.tour) {
+    assert.deepEqual(twin.tour_setup_state(step, state, rules, strings), setup, step.id);
+    assert.equal(twin.step_done(step, state, rules, strings), done, `${step.id} on ${JSON.stringify(state.z)}`);
+  }
+  assert.ok(fixture.tour.some((c) => c.done) && fixture.tour.some((c) => !c.done));
+});

@@ -1,0 +1,169 @@
+// The guided path (app/steps.py; the page receives its rows as `steps`): the twins of app/tour.py (what a
+// step's check reads from a lesson, the lesson a step sets up, whether a lesson does its task), the step's
+// text with its live numbers, and the path's three buttons.
+
+const TOUR_KEPT = ["lang", "theme", "lecture", "lock", "hide", "step", "tour"];
+
+/** What a step's check reads from lesson state s (app/tour.py `quantities`). */
+export function tour_quantities(s) {
+  const { z, T, y, eps } = s;
+  const K = z.length;
+  const p = softmax(z, T);
+  const loss = cross_entropy(z, y, T, eps);
+  const zmax_T = Math.max(...z) / T;
+  const q = { ...s, K, loss, entropy_bits: entropy(p) / Math.LN2, lse_gap: logsumexp(z.map((v) => v / T)) - zmax_T,
+    zmax_T, above_floor: loss - label_smoothing_floor(K, eps), from_ln_k: Math.abs(loss - uniform_loss(K)) };
+  p.forEach((v, k) => { q[`p:${k}`] = v; });
+  z.forEach((v, k) => { q[`z:${k}`] = v; });
+  return q;
+}
+
+/** The lesson step sets up from s: a fresh lesson with the step's values and what s keeps (app/tour.py). */
+export function tour_setup_state(step, s, rules, strings) {
+  const changes = structuredClone(step.setup ?? {});
+  const fresh = default_state(rules, strings, s.lang, changes.z ? changes.z.length : 3);
+  const kept = Object.fromEntries(TOUR_KEPT.filter((key) => key in s).map((key) => [key, s[key]]));
+  const out = { ...fresh, ...kept, ...changes };
+  out.initial = [...out.z];
+  return out;
+}
+
+function tour_holds([name, op, operand], q, at_setup) {
+  if (!(name in q)) return false; // a class the lesson does not have
+  const value = q[name];
+  if (op === "same") return value === at_setup[name];
+  if (op === "rose") return value >= at_setup[name] + operand - 1e-9;
+  if (op === "=") return value === operand;
+  const than = typeof operand === "string" ? q[operand] : operand;
+  if (than === undefined) return false;
+  return op === "<" ? value < than : value > than;
+}
+
+/** Whether lesson state s does step's task: every condition of its check holds (app/tour.py `done`). */
+export function step_done(step, s, rules, strings) {
+  const q = tour_quantities(s);
+  const at_setup = tour_quantities(tour_setup_state(step, s, rules, strings));
+  return step.check.every((c) => tour_holds(c, q, at_setup));
+}
+
+// The step's live numbers, each as the readout that shows the same number writes it (static/readouts.mjs), in
+// a span the tests compare with that readout; class names as text.
+function live_numbers(s, t) {
+  const n = lesson_numbers(s);
+  const bits = s.units === "bits";
+  const unit = bits ? t.bits : t.nats;
+  const in_unit = (nats) => (bits ? nats / Math.LN2 : nats);
+  const zmax = Math.max(...s.z) / s.T;
+  const numbers = { p_y: fmt_exp(n.log_p[s.y]), z0: fmt(s.z[0]), T: fmt(s.T), loss: fixed3(in_unit(n.loss), unit),
+    entropy_bits: with_minus((n.entropy / Math.LN2).toFixed(3)), lse: fmt(n.lse), zmax: fmt(zmax),
+    ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n) };
+  n.log_p.slice(0, 2).forEach((log_p, k) => { numbers[`p${k}`] = fmt_exp(log_p); });
+  const out = Object.fromEntries(Object.entries(numbers)
+    .map(([key, text]) => [key, `<span class="live" data-live="${key}">${text}</span>`]));
+  s.names.slice(0, 2).forEach((name, k) => { out[`name${k}`] = escape_html(name); });
+  out.name_y = escape_html(s.names[s.y]);
+  return out;
+}
+
+/** The path's two Divs for state s: the step's paragraph under where it is on the path, and its task, which
+ * says when it is done (`data-done`), with its hint a learner opens. */
+export function tour_html(s, t, steps, done, seen) {
+  const step = steps[s.step - 1];
+  const words = t.tour_steps[step.id];
+  const fields = live_numbers(s, t);
+  const path = steps.map((st, k) => `<li${k === s.step - 1 ? ' aria-current="step"' : ""}` +
+    `${seen.has(st.id) ? ' class="seen"' : ""}>${k + 1}</li>`).join("");
+  const task = done
+    ? `<b>✓ ${t.tour_done}</b> ${fill(words.task, fields)} <span class="aside">${fill(words.done, fields)}</span>`
+    : `<b>${t.tour_task}</b> ${fill(words.task, fields)}`;
+  return {
+    text: `<p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <b>${words.title}</b></p>` +
+      `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p>`,
+    status: `<p class="task${done ? " tour-done" : ""}" data-done="${done}">${task}</p>` +
+      `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details>`,
+  };
+}
+
+/** Draw the path for state s (draw.mjs draw): its Divs, shown while the path is; its set-up button says
+ * "undo" while the lesson is the one it set up; a step done is announced once and remembered. */
+function draw_tour(page, s, t, live) {
+  const { a } = page;
+  for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
+  if (!s.tour) return;
+  const step = a.steps[s.step - 1];
+  const done = step_done(step, s, a.rules, a.strings);
+  if (done && !live) remember_step(page, step.id);
+  const html = tour_html(s, t, a.steps, done, page.tour_seen);
+  show(page, a.tour.text, html.text, live);
+  show(page, a.tour.status, html.status, live);
+  if (live) return;
+  const undo = page.tour_undo && same_lesson(page.tour_undo.after, s);
+  set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
+}
+
+/** What the live region says of the path: the step when it changes, the task once it is done. */
+function tour_live(page, s, t) {
+  if (!s.tour) return "";
+  const step = page.a.steps[s.step - 1];
+  const words = t.tour_steps[step.id];
+  const done = step_done(step, s, page.a.rules, page.a.strings);
+  const said = page.tour_said;
+  page.tour_said = { step: s.step, done };
+  if (said?.step !== s.step) return fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: words.title });
+  if (done && !said.done) return fill(t.tour_live_done, { done: words.done });
+  return "";
+}
+
+// Where the path was: the steps done and the step last shown, in the reader's localStorage where it is allowed
+// (a file page in some browsers, a sandboxed frame or a private window may refuse it: the path then simply
+// forgets).
+const TOUR_STORE = "softmax-explainer.tour";
+
+function stored_tour() {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(TOUR_STORE) ?? "{}");
+    return { step: Number.isInteger(kept.step) ? kept.step : null, seen: Array.isArray(kept.seen) ? kept.seen : [] };
+  } catch {
+    return { step: null, seen: [] };
+  }
+}
+
+function store_tour(page, step) {
+  try {
+    window.localStorage.setItem(TOUR_STORE, JSON.stringify({ step, seen: [...page.tour_seen] }));
+  } catch {
+    // storage refused: nothing to remember with
+  }
+}
+
+function remember_step(page, id) {
+  if (page.tour_seen.has(id)) return;
+  page.tour_seen.add(id);
+  store_tour(page, page.shown?.step ?? 1);
+}
+
+// Whether two lessons hold the same values, whatever their keys' order and notice.
+function same_lesson(s, other) {
+  return Object.keys(s).every((key) => key === "notice" || JSON.stringify(s[key]) === JSON.stringify(other[key]));
+}
+
+// The path's buttons (controls.mjs COMMANDS): next and back move along it; "set it up" puts the lesson in the
+// step's state, and pressed again before anything else changes, puts the lesson back as it was.
+function tour_move(page, by) {
+  act(page, (s) => ({ ...s, step: Math.min(page.a.steps.length, Math.max(1, s.step + by)), notice: "" }));
+  store_tour(page, now(page).step);
+}
+
+function tour_setup(page) {
+  const { a } = page;
+  const s = now(page);
+  if (page.tour_undo && same_lesson(page.tour_undo.after, s)) {
+    const back = page.tour_undo.before;
+    page.tour_undo = null;
+    act(page, () => ({ ...back, step: s.step, notice: "" }));
+    return;
+  }
+  const next = tour_setup_state(a.steps[s.step - 1], s, a.rules, a.strings);
+  page.tour_undo = { before: s, after: next };
+  act(page, () => next);
+}
