@@ -101,17 +101,22 @@ function draw_tour(page, s, t, live) {
   set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
 }
 
-/** What the live region says of the path: the step when it changes, the task once it is done. */
+/** What the live region says of the path: the step when it changes, the task once it is done (and the same
+ * again while the lesson stays as it was then: a later drawing of the same lesson is no news). */
 function tour_live(page, s, t) {
   if (!s.tour) return "";
+  const said = page.tour_said;
+  if (said && same_lesson(said.s, s)) return said.text;
   const step = page.a.steps[s.step - 1];
   const words = t.tour_steps[step.id];
   const done = step_done(step, s, page.a.rules, page.a.strings);
-  const said = page.tour_said;
-  page.tour_said = { step: s.step, done };
-  if (said?.step !== s.step) return fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: words.title });
-  if (done && !said.done) return fill(t.tour_live_done, { done: words.done });
-  return "";
+  // A live region is read as text: the strings' sub- and superscripts go.
+  const plain = (html) => html.replace(/<[^>]+>/g, "");
+  let text = "";
+  if (said?.step !== s.step) text = fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: plain(words.title) });
+  else if (done && !said.done) text = fill(t.tour_live_done, { done: plain(words.done) });
+  page.tour_said = { step: s.step, done, text, s };
+  return text;
 }
 
 // Where the path was: the steps done and the step last shown, in the reader's localStorage where it is allowed

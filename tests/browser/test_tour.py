@@ -1,0 +1,197 @@
+"""The guided path in the real page, served and exported, in English and Korean: every step set up with its
+button, then done by a real gesture (a mouse drag, key presses on a slider, typing, a click, a menu choice), the
+page's check firing only then and agreeing with Python's (app/tour.py); the live numbers in the text equal to the
+readouts after each gesture; links that open a step or hide the path; the path announced in the live region."""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+import core
+from app import tour
+from app.steps import STEPS
+from app.strings import TEXT
+from tests.browser import lessonpage as lp
+from tests.browser.test_classroom import open_page  # noqa: F401  (the fixture: a page served and exported)
+
+STATUS = f"""() => {{ const find = {lp.FIND};
+  const text = Bokeh.index.find_one(find('tour_text')).markup_el;
+  const status = Bokeh.index.find_one(find('tour_status')).markup_el.querySelector('[data-done]');
+  return {{of: text.querySelector('.tour-of').textContent, done: status.dataset.done === 'true',
+    live: [...text.querySelectorAll('.live'), ...status.querySelectorAll('.live')]
+      .map((e) => [e.dataset.live, e.textContent])}}; }}"""
+DONE = f"() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el.querySelector('[data-done]')" \
+       ".dataset.done === 'true'"
+# The readout that shows each live number, written the same way.
+SHOWN_IN = {"p_y": "readout-py", "loss": "readout-loss", "ln_k": "readout-loss", "lse": "readout-lse",
+            "zmax": "readout-lse", "floor": "readout-floor"}
+SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def status(pg):
+    return pg.evaluate(STATUS)
+
+
+def done(pg):
+    return pg.evaluate(DONE)
+
+
+def number(text):
+    """A number as the page writes it: "−0.417", "6.28×10⁻⁴", "0.417 nats"."""
+    text = text.replace("\u2212", "-").split()[0]
+    if "×10" in text:
+        mantissa, exponent = text.split("×10")
+        return float(mantissa) * 10 ** int(exponent.translate(SUPERSCRIPT))
+    return float(text)
+
+
+def python_numbers(s):
+    """The live numbers as Python computes them, in the lesson's units."""
+    q = tour.quantities(s)
+    per = 1 / math.log(2) if s["units"] == "bits" else 1.0
+    K, y = len(s["z"]), s["y"]
+    g = -core.grad_logits(np.array(s["z"]), y, T=s["T"], label_smoothing=s["eps"])
+    return {"p0": q["p:0"], "p1": q["p:1"], "p_y": q[f"p:{y}"], "z0": s["z"][0], "T": s["T"], "loss": q["loss"] * per,
+            "entropy_bits": q["entropy_bits"], "lse": q["lse_gap"] + q["zmax_T"], "zmax": q["zmax_T"],
+            "ln_k": math.log(K) * per, "floor": float(core.label_smoothing_floor(K, s["eps"])) * per,
+            "g_y": float(g[y]), "n": s["n"]}
+
+
+def plain(html):
+    return re.sub("<[^>]+>", "", html)
+
+
+def live_region(pg):
+    return pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('live_region')).markup_el"
+                       ".querySelector('.live-region').textContent")
+
+
+def check_live_numbers(pg):
+    """Each live number in the step's text is what its readout shows, and what Python computes."""
+    s = lp.state(pg)
+    want = python_numbers(s)
+    for key, shown in status(pg)["live"]:
+        if key in SHOWN_IN:
+            assert shown in lp.text(pg, SHOWN_IN[key]), (key, shown, lp.text(pg, SHOWN_IN[key]))
+        assert number(shown) == pytest.approx(want[key], rel=5e-3, abs=5e-4), (key, shown, want[key])
+
+
+def handle(pg, name, selector):
+    """An element inside a control's view (its shadow root), for a real key press, click or choice on it."""
+    return pg.evaluate_handle(f"""([n, sel]) => {{ const v = Bokeh.index.find_one(({lp.FIND})(n));
+      const el = (v.shadow_el ?? v.el).querySelector(sel); el.scrollIntoView({{block: 'center'}}); return el; }}""",
+                              [name, selector]).as_element()
+
+
+def until_done(pg, gesture, most):
+    """Repeat a gesture until the step's check fires (at most `most` times)."""
+    for _ in range(most):
+        if done(pg):
+            return
+        gesture()
+        lp.settled(pg)
+    pg.wait_for_function(DONE, timeout=5000)
+
+
+def keys_on_slider(pg, name, key, most):
+    slider = handle(pg, name, ".noUi-handle")
+    slider.focus()
+    until_done(pg, lambda: pg.keyboard.press(key), most)
+
+
+def type_in(pg, name, selector, text):
+    box = handle(pg, name, selector)
+    box.fill(text)
+    box.press("Enter")
+    lp.settled(pg)
+
+
+def drag_until_done(pg, k, dy, most):
+    pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('logit_figure')).el.scrollIntoView({{block: 'center'}})")
+    until_done(pg, lambda: lp.drag(pg, k, dy), most)
+
+
+def click_button_of(pg, name, index):
+    button = handle(pg, name, f".bk-btn-group > .bk-btn:nth-child({index + 1}), .bk-btn:nth-of-type({index + 1})")
+    button.click()
+    lp.settled(pg)
+
+
+# How a learner does each step's task, with real input (t: the page's strings, for what a menu shows).
+GESTURES = {
+    "scores": lambda pg, t: drag_until_done(pg, 1, -40, 4),
+    "shift": lambda pg, t: until_done(pg, lambda: lp.click(pg, "add_one"), 3),
+    "naive": lambda pg, t: keys_on_slider(pg, "temperature", "ArrowRight", 20),
+    "temperature": lambda pg, t: keys_on_slider(pg, "temperature", "PageUp", 20),
+    "lse": lambda pg, t: keys_on_slider(pg, "temperature", "PageDown", 20),
+    "sigmoid": lambda pg, t: type_in(pg, "logit_inputs", "input[data-k='0']", "2"),
+    "loss": lambda pg, t: drag_until_done(pg, 0, -40, 6),
+    "information": lambda pg, t: click_button_of(pg, "units", 1),
+    "gradient": lambda pg, t: drag_until_done(pg, 1, -40, 8),
+    "runaway": lambda pg, t: until_done(pg, lambda: lp.click(pg, "step"), 80),
+    "smoothing": lambda pg, t: until_done(pg, lambda: lp.click(pg, "step"), 80),
+    "sampling": lambda pg, t: type_in(pg, "num_samples", "input", "10000"),
+    "start": lambda pg, t: (handle(pg, "preset", "select").select_option(label=t["preset_uniform"]), lp.settled(pg)),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_step_is_set_up_then_done_by_a_real_gesture(open_page, lang):  # noqa: F811
+    p = open_page(f"lang={lang}")
+    pg = p.pg
+    t = TEXT[lang]
+    assert [s.id for s in STEPS] == list(GESTURES)
+    for k, step in enumerate(STEPS, 1):
+        assert status(pg)["of"] == f"{t['tour_of'].format(k=k, n=len(STEPS))} · {plain(t['tour_steps'][step.id]['title'])}"
+        before = lp.state(pg)
+        lp.click(pg, "tour_setup")
+        want = {**tour.setup_state(step, before), "notice": ""}
+        lp.wait_state(pg, f"(s) => s.z.length === {len(want['z'])} && s.z[0] === {want['z'][0]}"
+                      f" && s.T === {want['T']}")
+        assert lp.state(pg) == want, step.id
+        assert not done(pg) and not tour.done(step, lp.state(pg)), f"{step.id}: done on its set-up state"
+        check_live_numbers(pg)
+        if k == 1:  # "set it up" pressed again before anything else changes puts the lesson back
+            assert lp.prop(pg, "tour_setup", "label") == t["tour_undo"]
+            lp.click(pg, "tour_setup")
+            lp.wait_state(pg, f"(s) => s.step === {k} && s.T === {before['T']}")
+            assert lp.state(pg) == {**before, "notice": ""}
+            lp.click(pg, "tour_setup")
+            lp.wait_state(pg, "(s) => s.T === 1")
+        GESTURES[step.id](pg, t)
+        s = lp.state(pg)
+        assert done(pg) and tour.done(step, s), (step.id, s)
+        check_live_numbers(pg)
+        assert live_region(pg) == t["tour_live_done"].format(done=plain(t["tour_steps"][step.id]["done"]))
+        if k < len(STEPS):
+            lp.click(pg, "tour_next")
+            lp.wait_state(pg, f"(s) => s.step === {k + 1}")
+            title = plain(t["tour_steps"][STEPS[k].id]["title"])
+            assert live_region(pg) == t["tour_live"].format(k=k + 1, n=len(STEPS), title=title)
+    assert lp.prop(pg, "tour_next", "disabled"), "no step after the last"
+
+
+@pytest.mark.parametrize(("link", "step", "notice"), [("step=5", 5, False), ("step=99", 1, True),
+                                                       ("step=x", 1, True)])
+def test_a_link_opens_its_step_and_a_bad_one_the_first_with_a_notice(open_page, link, step, notice):  # noqa: F811
+    p = open_page(link)
+    s = lp.state(p.pg)
+    assert s["step"] == step and status(p.pg)["of"].startswith(f"Step {step} of {len(STEPS)} · ")
+    assert s["notice"].startswith("link_bad:") == notice
+    if notice:
+        assert "step" in lp.text(p.pg, "notice")
+
+
+def test_tour_0_hides_the_path_and_dims_nothing(open_page):  # noqa: F811
+    p = open_page("tour=0")
+    assert lp.state(p.pg)["tour"] is False
+    for name in ("tour_text", "tour_status"):
+        assert not lp.prop(p.pg, name, "visible")
+    dimmed = p.pg.evaluate("""() => Object.values(Bokeh.index).filter((v) => v.model.css_classes?.includes('dim'))
+        .map((v) => v.model.name)""")
+    assert dimmed == []
+    lp.click(p.pg, "tour")
+    lp.wait_state(p.pg, "(s) => s.tour")
+    assert lp.prop(p.pg, "tour_text", "visible") and status(p.pg)["of"].startswith(f"Step 1 of {len(STEPS)} · ")
