@@ -74,13 +74,13 @@ export function tour_html(s, t, steps, done, seen) {
   const path = steps.map((st, k) => `<li${k === s.step - 1 ? ' aria-current="step"' : ""}` +
     `${seen.has(st.id) ? ' class="seen"' : ""}>${k + 1}</li>`).join("");
   const task = done
-    ? `<b>✓ ${t.tour_done}</b> ${fill(words.task, fields)} <span class="aside">${fill(words.done, fields)}</span>`
-    : `<b>${t.tour_task}</b> ${fill(words.task, fields)}`;
+    ? `<strong>✓ ${t.tour_done}</strong> ${fill(words.task, fields)} <span class="aside">${fill(words.done, fields)}</span>`
+    : `<strong>${t.tour_task}</strong> ${fill(words.task, fields)}`;
   return {
-    text: `<p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <b>${words.title}</b></p>` +
-      `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p>`,
-    status: `<p class="task${done ? " tour-done" : ""}" data-done="${done}">${task}</p>` +
-      `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details>`,
+    text: `<div class="tour"><p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <strong>${words.title}</strong></p>` +
+      `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p></div>`,
+    status: `<div class="tour"><p class="task${done ? " tour-done" : ""}" data-done="${done}">${task}</p>` +
+      `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details></div>`,
   };
 }
 

@@ -127,9 +127,11 @@ def test_nothing_in_the_figures_covers_anything_else(new_page, exported):
 
 @pytest.mark.parametrize(("where", "lang"), [("exported", "en"), ("exported", "ko"), ("served", "ko")])
 def test_on_a_phone_p_y_and_the_loss_are_on_the_first_screen(new_page, exported, served, where, lang):
-    """375 × 740, served and exported: the values of p_y and of the loss end within the first 740 px."""
+    """375 × 740, served and exported: the values of p_y and of the loss end within the first 740 px, in free
+    play (tour=0; the guided path puts its step's text first, and the loss on the next screen)."""
     p = new_page(block_network=where == "exported", viewport=(375, 740))
-    p.pg.goto(f"{exported.as_uri()}#lang={lang}" if where == "exported" else f"{served[0]}?lang={lang}")
+    link = f"lang={lang}&tour=0"
+    p.pg.goto(f"{exported.as_uri()}#{link}" if where == "exported" else f"{served[0]}?{link}")
     lp.wait_ready(p.pg)
     lp.settled(p.pg)
     bottoms = p.pg.evaluate(f"""() => ['readout-py', 'readout-loss'].map((n) =>
@@ -188,8 +190,9 @@ CANVAS_SIZES = f"""() => {{ const find = {lp.FIND}; const out = [];
 @pytest.mark.parametrize(("where", "lang"), [("exported", "en"), ("exported", "ko"), ("served", "en")])
 def test_lecture_mode_at_1024_by_768(new_page, exported, served, where, lang):
     """Every text at least 20 px, the inputs and Bokeh's own buttons and menus included, and on the figures'
-    canvases; both figures, the T slider and the loss on the first screen. Served and exported."""
-    link = f"lecture=1&lang={lang}&open=table,info,lse&eps=0.1"
+    canvases; both figures, the T slider and the loss on the first screen in free play (the guided path's text
+    comes first: tests/browser/test_tour.py measures it in lecture mode). Served and exported."""
+    link = f"lecture=1&lang={lang}&open=table,info,lse&eps=0.1&tour=0"
     p = new_page(block_network=where == "exported", viewport=(1024, 768))
     p.pg.goto(f"{exported.as_uri()}#{link}" if where == "exported" else f"{served[0]}?{link}")
     lp.wait_ready(p.pg)

@@ -144,7 +144,8 @@ def test_every_step_is_set_up_then_done_by_a_real_gesture(open_page, lang):  # n
     t = TEXT[lang]
     assert [s.id for s in STEPS] == list(GESTURES)
     for k, step in enumerate(STEPS, 1):
-        assert status(pg)["of"] == f"{t['tour_of'].format(k=k, n=len(STEPS))} · {plain(t['tour_steps'][step.id]['title'])}"
+        title = plain(t["tour_steps"][step.id]["title"])
+        assert status(pg)["of"] == f"{t['tour_of'].format(k=k, n=len(STEPS))} · {title}"
         before = lp.state(pg)
         lp.click(pg, "tour_setup")
         want = {**tour.setup_state(step, before), "notice": ""}
@@ -195,3 +196,33 @@ def test_tour_0_hides_the_path_and_dims_nothing(open_page):  # noqa: F811
     lp.click(p.pg, "tour")
     lp.wait_state(p.pg, "(s) => s.tour")
     assert lp.prop(p.pg, "tour_text", "visible") and status(p.pg)["of"].startswith(f"Step 1 of {len(STEPS)} · ")
+
+
+BOXES = f"""(names) => names.map((n) => {{ const r = Bokeh.index.find_one(({lp.FIND})(n)).el.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; }})"""
+# Every text node of the path's two Divs: its font size in px.
+SIZES = f"""() => {{ const out = [];
+  for (const n of ['tour_text', 'tour_status']) {{
+    const root = Bokeh.index.find_one(({lp.FIND})(n)).markup_el;
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) if (walk.currentNode.textContent.trim())
+      out.push([walk.currentNode.textContent.trim().slice(0, 20),
+                parseFloat(getComputedStyle(walk.currentNode.parentElement).fontSize)]);
+  }}
+  return out; }}"""
+
+
+@pytest.mark.parametrize(("link", "width", "height"), [("lang=ko", 375, 740), ("lang=en&lecture=1", 1024, 768)])
+def test_the_path_is_above_the_figures_clear_of_them_on_a_phone_and_large_in_lecture_mode(new_page, exported, link,
+                                                                                         width, height):
+    p = new_page(block_network=True, viewport=(width, height))
+    p.pg.goto(f"{exported.as_uri()}#{link}&step=9")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    text, status_, buttons, figure = p.pg.evaluate(BOXES, ["tour_text", "tour_status", "tour_next", "logit_figure"])
+    assert text[3] <= status_[1] + 0.5 and status_[3] <= buttons[1] + 0.5 and buttons[3] <= figure[1] + 0.5, \
+        (text, status_, buttons, figure)
+    assert all(0 <= box[0] and box[2] <= width for box in (text, status_, buttons)), "nothing runs past the edge"
+    assert text[1] < height, "the step's text is on the first screen"
+    small = [(t, size) for t, size in p.pg.evaluate(SIZES) if size < (20 if "lecture" in link else 12)]
+    assert small == [], small
