@@ -92,7 +92,7 @@ function draw_tour(page, s, t, live) {
   if (!s.tour) return;
   const step = a.steps[s.step - 1];
   const done = step_done(step, s, a.rules, a.strings);
-  if (done && !live) remember_step(page, step.id);
+  if (done && !live) remember_step(page, step.id, s.step);
   const html = tour_html(s, t, a.steps, done, page.tour_seen);
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
@@ -141,10 +141,10 @@ function store_tour(page, step) {
   }
 }
 
-function remember_step(page, id) {
+function remember_step(page, id, step) {
   if (page.tour_seen.has(id)) return;
   page.tour_seen.add(id);
-  store_tour(page, page.shown?.step ?? 1);
+  store_tour(page, step);
 }
 
 // Whether two lessons hold the same values, whatever their keys' order and notice.
@@ -155,8 +155,9 @@ function same_lesson(s, other) {
 // The path's buttons (controls.mjs COMMANDS): next and back move along it; "set it up" puts the lesson in the
 // step's state, and pressed again before anything else changes, puts the lesson back as it was.
 function tour_move(page, by) {
-  act(page, (s) => ({ ...s, step: Math.min(page.a.steps.length, Math.max(1, s.step + by)), notice: "" }));
-  store_tour(page, now(page).step);
+  const step = Math.min(page.a.steps.length, Math.max(1, now(page).step + by));
+  act(page, (s) => ({ ...s, step, notice: "" }));
+  store_tour(page, step);
 }
 
 function tour_setup(page) {

@@ -86,3 +86,9 @@ def test_the_first_step_is_done_exactly_when_dog_leads_and_cat_is_where_it_start
     assume(abs(dog - cat) > 1e-9)
     s = {**fields.default_state(), "z": [cat, dog, bird], "T": T}
     assert tour.done(STEPS[0], s) == (cat == 2.0 and dog > cat)
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: s.id)
+def test_no_step_is_done_by_the_lesson_a_page_opens_with(step):
+    """A learner who reaches a step without setting it up meets its task undone."""
+    assert not tour.done(step, fields.default_state())

@@ -11,6 +11,7 @@ import pytest
 
 import core
 from app import tour
+from app.document import control_names
 from app.steps import STEPS
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
@@ -27,6 +28,7 @@ DONE = f"() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el.queryS
 # The readout that shows each live number, written the same way.
 SHOWN_IN = {"p_y": "readout-py", "loss": "readout-loss", "ln_k": "readout-loss", "lse": "readout-lse",
             "zmax": "readout-lse", "floor": "readout-floor"}
+DIMMED = f"""(names) => names.filter((n) => ({lp.FIND})(n).css_classes.includes('dim'))"""
 SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
@@ -119,6 +121,14 @@ def click_button_of(pg, name, index):
     lp.settled(pg)
 
 
+def play_until_done(pg):
+    """Press Play, and Pause once the step's check has fired (playing pauses at its own commit)."""
+    lp.click(pg, "play")
+    pg.wait_for_function(DONE, timeout=15000)
+    lp.click(pg, "play")
+    lp.settled(pg, timeout=10000)
+
+
 # How a learner does each step's task, with real input (t: the page's strings, for what a menu shows).
 GESTURES = {
     "scores": lambda pg, t: drag_until_done(pg, 1, -40, 4),
@@ -130,8 +140,8 @@ GESTURES = {
     "loss": lambda pg, t: drag_until_done(pg, 0, -40, 6),
     "information": lambda pg, t: click_button_of(pg, "units", 1),
     "gradient": lambda pg, t: drag_until_done(pg, 1, -40, 8),
-    "runaway": lambda pg, t: until_done(pg, lambda: lp.click(pg, "step"), 80),
-    "smoothing": lambda pg, t: until_done(pg, lambda: lp.click(pg, "step"), 80),
+    "runaway": lambda pg, t: play_until_done(pg),
+    "smoothing": lambda pg, t: (lp.click(pg, "step"), play_until_done(pg)),
     "sampling": lambda pg, t: type_in(pg, "num_samples", "input", "10000"),
     "start": lambda pg, t: (handle(pg, "preset", "select").select_option(label=t["preset_uniform"]), lp.settled(pg)),
 }
@@ -190,9 +200,7 @@ def test_tour_0_hides_the_path_and_dims_nothing(open_page):  # noqa: F811
     assert lp.state(p.pg)["tour"] is False
     for name in ("tour_text", "tour_status"):
         assert not lp.prop(p.pg, name, "visible")
-    dimmed = p.pg.evaluate("""() => Object.values(Bokeh.index).filter((v) => v.model.css_classes?.includes('dim'))
-        .map((v) => v.model.name)""")
-    assert dimmed == []
+    assert p.pg.evaluate(DIMMED, control_names()) == []
     lp.click(p.pg, "tour")
     lp.wait_state(p.pg, "(s) => s.tour")
     assert lp.prop(p.pg, "tour_text", "visible") and status(p.pg)["of"].startswith(f"Step 1 of {len(STEPS)} · ")
@@ -226,3 +234,35 @@ def test_the_path_is_above_the_figures_clear_of_them_on_a_phone_and_large_in_lec
     assert text[1] < height, "the step's text is on the first screen"
     small = [(t, size) for t, size in p.pg.evaluate(SIZES) if size < (20 if "lecture" in link else 12)]
     assert small == [], small
+
+
+
+
+
+def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_step(new_page, exported):
+    p = new_page(block_network=True)
+    p.pg.goto(f"{exported.as_uri()}#step=2")
+    lp.wait_ready(p.pg)
+    dimmed = p.pg.evaluate(DIMMED, control_names())
+    assert "add_one" not in dimmed and {"temperature", "true_class", "reset", "label_smoothing"} <= set(dimmed)
+    assert lp.state(p.pg)["step"] == 2
+    lp.click(p.pg, "tour_next")
+    lp.wait_state(p.pg, "(s) => s.step === 3")
+    assert "temperature" not in p.pg.evaluate(DIMMED, control_names())
+    # Back at the plain address (no link) in the same browser: the path opens where the learner was.
+    p.pg.goto("about:blank")
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    lp.wait_state(p.pg, "(s) => s.step === 3")
+    assert p.errors == []
+
+
+def test_a_browser_that_refuses_storage_still_walks_the_path(new_page, exported):
+    p = new_page(block_network=True)
+    p.context.add_init_script("Object.defineProperty(window, 'localStorage', {get() { throw new DOMException("
+                              "'denied', 'SecurityError'); }});")
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    lp.click(p.pg, "tour_next")
+    lp.wait_state(p.pg, "(s) => s.step === 2")
+    assert p.errors == [], p.errors
