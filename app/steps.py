@@ -2,7 +2,7 @@
 
 A step says:
 
-- id: its name, and the key of its strings (app/strings.py `TEXT[lang]["tour"]["steps"][id]`: its title, the
+- id: its name, and the key of its strings (app/strings.py `TEXT[lang]["tour_steps"][id]`: its title, the
   paragraph with its live numbers, the task, the hint, and what a learner reads once it is done);
 - setup: what "set it up" changes over a fresh lesson (app/tour.py `setup_state`): values of lesson keys;
 - check: the task, as conditions that must all hold (app/tour.py `done`): `(quantity, op, operand)`, where a

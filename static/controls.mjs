@@ -98,17 +98,17 @@ function control_off(c, s) {
   return { disabled: [c.field, ...c.writes].some((key) => key && off(key)), visible: !s.hide.includes(c.field) };
 }
 
-/** What the guided path makes of control c in state s: back and next inert at the path's ends, and the
- * first screen's controls a step does not need dimmed (still usable: a learner may go another way). */
+/** Control c in state s as the link (control_off) and the guided path make it: back and next inert at the
+ * path's ends, and the first screen's controls a step does not need dimmed (still usable: a learner may go
+ * another way). */
 function tour_control(page, c, s) {
   const off = control_off(c, s);
   const { steps } = page.a;
   if (c.action === "tour_back") off.disabled ||= s.step === 1;
   if (c.action === "tour_next") off.disabled ||= s.step === steps.length;
   const dim = s.tour && c.row <= 1 && !steps[s.step - 1].needs.includes(c.name);
-  const model = page.a.controls[c.name];
-  const classes = model.css_classes.filter((name) => name !== "dim");
-  return { disabled: off.disabled, css_classes: dim ? [...classes, "dim"] : classes };
+  const classes = page.a.controls[c.name].css_classes.filter((name) => name !== "dim");
+  return { ...off, css_classes: dim ? [...classes, "dim"] : classes };
 }
 
 /** "Reset everything": the lesson as the page opened it (its link, or Python's lesson), but for the fields a
@@ -131,7 +131,7 @@ function draw_controls(page, s, t) {
     if (c.field && !holds_state(c, read_value(c, model, s, a), s, a)) {
       set_if_changed(model, { [HOLDS[c.widget]]: shown_value(c, s, a) });
     }
-    set_if_changed(model, { ...control_off(c, s), ...tour_control(page, c, s) });
+    set_if_changed(model, tour_control(page, c, s));
   }
   if (page.applied.lang !== s.lang) {
     for (const c of a.control_rows) draw_labels(c, a.controls[c.name], t, a);

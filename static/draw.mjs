@@ -57,7 +57,7 @@ function draw(page, s, { live = false, text = true } = {}) {
     set_if_changed(a.divs[key], { visible: html !== "" && (!section || s.open.includes(section)) });
     show(page, a.divs[key], html, live);
   }
-  if (text) draw_tour(page, s, t, live);
+  const tour_done = text ? draw_tour(page, f.numbers, s, t, live) : null;
   const notice = page.local_notice ?? s.notice;
   if (text) {
     show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
@@ -71,7 +71,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
   draw_locks(page, s, t);
-  show_live(page, tour_live(page, s, t) || f.live);
+  show_live(page, tour_live(page, s, t, tour_done) || f.live);
   write_link(page, s);
   // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
   page.shown = s;

@@ -46,10 +46,10 @@ export function step_done(step, s, rules, strings) {
   return step.check.every((c) => tour_holds(c, q, at_setup));
 }
 
-// The step's live numbers, each as the readout that shows the same number writes it (static/readouts.mjs), in
-// a span the tests compare with that readout; class names as text.
-function live_numbers(s, t) {
-  const n = lesson_numbers(s);
+// The step's live numbers from the frame's numbers n (frame.mjs lesson_numbers), each as the readout that shows
+// the same number writes it (static/readouts.mjs), in a span the tests compare with that readout; class names as
+// text.
+function live_numbers(n, s, t) {
   const bits = s.units === "bits";
   const unit = bits ? t.bits : t.nats;
   const in_unit = (nats) => (bits ? nats / Math.LN2 : nats);
@@ -65,12 +65,12 @@ function live_numbers(s, t) {
   return out;
 }
 
-/** The path's two Divs for state s: the step's paragraph under where it is on the path, and its task, which
- * says when it is done (`data-done`), with its hint a learner opens. */
-export function tour_html(s, t, steps, done, seen) {
+/** The path's two Divs for state s and its frame's numbers n: the step's paragraph under where it is on the
+ * path, and its task, which says when it is done (`data-done`), with its hint a learner opens. */
+export function tour_html(n, s, t, steps, done, seen) {
   const step = steps[s.step - 1];
   const words = t.tour_steps[step.id];
-  const fields = live_numbers(s, t);
+  const fields = live_numbers(n, s, t);
   const path = steps.map((st, k) => `<li${k === s.step - 1 ? ' aria-current="step"' : ""}` +
     `${seen.has(st.id) ? ' class="seen"' : ""}>${k + 1}</li>`).join("");
   const task = done
@@ -84,32 +84,33 @@ export function tour_html(s, t, steps, done, seen) {
   };
 }
 
-/** Draw the path for state s (draw.mjs draw): its Divs, shown while the path is; its set-up button says
- * "undo" while the lesson is the one it set up; a step done is announced once and remembered. */
-function draw_tour(page, s, t, live) {
+/** Draw the path for state s and its frame's numbers n (draw.mjs draw): its Divs, shown while the path is; its
+ * set-up button says "undo" while the lesson is the one it set up; a step done is remembered. Answers whether
+ * the step is done (null when the path is hidden), for the live region. */
+function draw_tour(page, n, s, t, live) {
   const { a } = page;
   for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
-  if (!s.tour) return;
+  if (!s.tour) return null;
   const step = a.steps[s.step - 1];
   const done = step_done(step, s, a.rules, a.strings);
   if (done && !live) remember_step(page, step.id, s.step);
-  const html = tour_html(s, t, a.steps, done, page.tour_seen);
+  const html = tour_html(n, s, t, a.steps, done, page.tour_seen);
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
-  if (live) return;
+  if (live) return done;
   const undo = page.tour_undo && same_lesson(page.tour_undo.after, s);
   set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
+  return done;
 }
 
-/** What the live region says of the path: the step when it changes, the task once it is done (and the same
- * again while the lesson stays as it was then: a later drawing of the same lesson is no news). */
-function tour_live(page, s, t) {
+/** What the live region says of the path, given whether the step is done (draw_tour's answer): the step when it
+ * changes, the task once it is done (and the same again while the lesson stays as it was then: a later drawing
+ * of the same lesson is no news). */
+function tour_live(page, s, t, done) {
   if (!s.tour) return "";
   const said = page.tour_said;
   if (said && same_lesson(said.s, s)) return said.text;
-  const step = page.a.steps[s.step - 1];
-  const words = t.tour_steps[step.id];
-  const done = step_done(step, s, page.a.rules, page.a.strings);
+  const words = t.tour_steps[page.a.steps[s.step - 1].id];
   // A live region is read as text: the strings' sub- and superscripts go.
   const plain = (html) => html.replace(/<[^>]+>/g, "");
   let text = "";
