@@ -3,11 +3,20 @@
 Read in this order: `softmax` (softmax, log_softmax, logsumexp), `cross_entropy` (the loss and its gradient),
 `jacobian`, `information` (entropy, KL, perplexity, units), `label_smoothing`, `sampling` (the Gumbel-max
 trick with a generator that has a JavaScript twin), `floating` (softmax in float64, float32 and float16, naive
-and stable). `_shift` holds the stable
+and stable), `calibration` (reliability bins, ECE, MCE, temperature scaling). `_shift` holds the stable
 max-shift kernel they share and `_validate` the input checks. The class axis is last; any leading shape is
 a batch. float32 stays float32; everything else becomes float64.
 """
 
+from core.calibration import (
+    confidence_and_correct,
+    expected_calibration_error,
+    fit_temperature,
+    maximum_calibration_error,
+    mean_nll,
+    nll_slope,
+    reliability_bins,
+)
 from core.cross_entropy import cross_entropy, grad_logits, gradient_step
 from core.floating import loss_two_ways, overflow_at, softmax_three_ways
 from core.information import bits_to_nats, entropy, kl_divergence, nats_to_bits, perplexity, uniform_loss
@@ -18,8 +27,11 @@ from core.softmax import log_softmax, logsumexp, softmax
 
 __all__ = [
     "bits_to_nats",
+    "confidence_and_correct",
     "cross_entropy",
     "entropy",
+    "expected_calibration_error",
+    "fit_temperature",
     "grad_logits",
     "gradient_step",
     "gumbel_max_counts",
@@ -30,9 +42,13 @@ __all__ = [
     "log_softmax",
     "loss_two_ways",
     "logsumexp",
+    "maximum_calibration_error",
+    "mean_nll",
     "nats_to_bits",
+    "nll_slope",
     "overflow_at",
     "perplexity",
+    "reliability_bins",
     "smoothed_target",
     "softmax",
     "softmax_jacobian",

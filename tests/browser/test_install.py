@@ -52,12 +52,14 @@ def installed(tmp_path_factory):
 def test_the_installed_package_has_its_browser_files(installed):
     python, elsewhere = installed
     done = subprocess.run([python, "-c", "import app, static; from app import Explainer, Lesson; "
-                           "from app.bundle import bundle; print(app.__file__); print(len(bundle()))"],
+                           "from app.bundle import bundle; from app import calibration; "
+                           "print(app.__file__); print(len(bundle())); print(len(calibration.data().labels))"],
                           cwd=elsewhere, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    location, size = done.stdout.split()
+    location, size, heldout = done.stdout.split()
     assert "site-packages" in location and str(ROOT) not in location
     assert int(size) > 40_000
+    assert int(heldout) == 1597  # the calibration data (app/data) ships as package data
 
 
 def test_the_installed_command_exports_a_page_that_works_offline(installed, new_page):

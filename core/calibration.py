@@ -1,0 +1,191 @@
+"""Calibration of a classifier's softmax: reliability bins, ECE and MCE, the mean NLL, and temperature scaling.
+
+A classifier is calibrated when, among the examples it gives confidence c (its largest probability), a
+fraction c is right. Temperature scaling divides every logit by one T fitted on held-out data; it never
+changes the argmax, so the accuracy stays the same while the confidence moves.
+
+Reference: Guo, Pleiss, Sun & Weinberger, "On Calibration of Modern Neural Networks", ICML 2017 (§2 ECE and
+MCE with M equal-width bins B_m = ((m − 1)/M, m/M]; §4.2 temperature scaling); Naeini, Cooper & Hauskrecht,
+AAAI 2015 (ECE).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from core import _validate
+from core.softmax import log_softmax, softmax
+
+
+class Bins(NamedTuple):
+    """The non-empty bins of a reliability diagram, in order of confidence."""
+
+    lower: NDArray[np.float64]  # each bin is (lower, upper]; the first also holds 0
+    upper: NDArray[np.float64]
+    confidence: NDArray[np.float64]  # the mean confidence of its examples
+    accuracy: NDArray[np.float64]  # the fraction of them that are right
+    count: NDArray[np.int64]
+
+
+class Fit(NamedTuple):
+    """A fitted temperature and the iterates that reached it (T_0 = 1 first)."""
+
+    T: float
+    path: tuple[float, ...]
+
+
+def confidence_and_correct(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> tuple[NDArray, NDArray]:
+    """Each example's confidence, max_k softmax(z/T)_k, and whether its argmax is its label.
+
+    >>> c, ok = confidence_and_correct([[2.0, 1.0, 0.1], [0.0, 3.0, 0.0]], [0, 0])
+    >>> c.round(3), ok
+    (array([0.659, 0.909]), array([ True, False]))
+    """
+    x, y = _examples(z, labels)
+    return softmax(x, T).max(axis=1), x.argmax(axis=1) == y
+
+
+def reliability_bins(confidence: ArrayLike, correct: ArrayLike, n_bins: int = 15) -> Bins:
+    """The reliability diagram's bins: M equal-width bins of confidence, empty ones left out.
+
+    B_m = {i : c_i ∈ ((m − 1)/M, m/M]} (c = 0 falls in the first); conf(B_m) = mean c_i, acc(B_m) = mean 1[right].
+    The edges are `np.linspace(0, 1, M + 1)`, as in `sklearn.calibration.calibration_curve`.
+
+    >>> b = reliability_bins([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10)
+    >>> b.upper.round(1), b.confidence.round(3), b.accuracy, b.count
+    (array([0.6, 0.9, 1. ]), array([0.575, 0.9  , 0.95 ]), array([1., 0., 1.]), array([2, 1, 1]))
+    """
+    c, ok = _scored(confidence, correct)
+    m = _validate.count(n_bins, 1000, "n_bins")
+    edges = np.linspace(0.0, 1.0, m + 1)
+    which = np.searchsorted(edges[1:-1], c, side="left")
+    count = np.bincount(which, minlength=m)
+    kept = count > 0
+    n = count[kept]
+    return Bins(lower=edges[:-1][kept], upper=edges[1:][kept],
+                confidence=np.bincount(which, weights=c, minlength=m)[kept] / n,
+                accuracy=np.bincount(which, weights=ok, minlength=m)[kept] / n, count=n.astype(np.int64))
+
+
+def expected_calibration_error(confidence: ArrayLike, correct: ArrayLike, n_bins: int = 15) -> float:
+    """ECE = Σ_m (|B_m| / n) · |acc(B_m) − conf(B_m)|: the gap of the reliability diagram, weighted by counts.
+
+    >>> round(expected_calibration_error([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10), 4)
+    0.45
+    """
+    b = reliability_bins(confidence, correct, n_bins)
+    return float(np.sum(b.count * np.abs(b.accuracy - b.confidence)) / np.sum(b.count))
+
+
+def maximum_calibration_error(confidence: ArrayLike, correct: ArrayLike, n_bins: int = 15) -> float:
+    """MCE = max_m |acc(B_m) − conf(B_m)| over the non-empty bins: the worst bin's gap.
+
+    >>> round(maximum_calibration_error([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10), 4)
+    0.9
+    """
+    b = reliability_bins(confidence, correct, n_bins)
+    return float(np.max(np.abs(b.accuracy - b.confidence)))
+
+
+def mean_nll(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
+    """The mean negative log-likelihood, (1/n) Σ_i −log softmax(z_i/T)_{y_i}, in nats.
+
+    >>> round(mean_nll([[2.0, 1.0, 0.1], [0.0, 3.0, 0.0]], [0, 0]), 4)
+    1.756
+    """
+    x, y = _examples(z, labels)
+    return float(-np.mean(np.take_along_axis(log_softmax(x, T), y[:, None], axis=1)))
+
+
+def nll_slope(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
+    """d NLL / dT = −(1/T²) · (1/n) Σ_i (E_q[z_i] − z_{i,y_i}),  q = softmax(z_i / T); zero at the fitted T.
+
+    >>> round(nll_slope([[2.0, 1.0, 0.1], [0.0, 3.0, 0.0]], [0, 0]), 4)
+    -1.1493
+    """
+    x, y = _examples(z, labels)
+    t = _validate.temperature(T)
+    return -_beta_slope(x, y, 1.0 / t) / (t * t)
+
+
+def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_iter: int = 50) -> Fit:
+    """The T that minimises the mean NLL of softmax(z/T): temperature scaling (Guo et al. 2017, §4.2).
+
+    In β = 1/T the NLL, (1/n) Σ_i [logsumexp(β z_i) − β z_{i,y_i}], is convex: its slope is
+    (1/n) Σ_i (E_q[z_i] − z_{i,y_i}) and its curvature (1/n) Σ_i Var_q[z_i] ≥ 0, q = softmax(β z_i). Newton's
+    method from β = 1, kept inside the bracket where the slope changes sign (bisection when a step leaves
+    it), stops when a step changes β by less than tol·β.
+
+    A finite T > 0 exists only when the slope is negative at β = 0 (the labels' logits beat the mean logit on
+    average) and positive as β → ∞ (some example's label is not its strict argmax); otherwise this raises
+    ValueError, as it does for no examples or a single class.
+
+    >>> fit = fit_temperature([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]], [0, 1, 1, 0])
+    >>> round(fit.T, 4), len(fit.path) < 10
+    (2.7284, True)
+    """
+    x, y = _examples(z, labels)
+    if np.unique(y).size < 2:
+        raise ValueError("fit_temperature needs labels of at least two classes")
+    right = np.take_along_axis(x, y[:, None], axis=1)[:, 0]
+    if np.mean(x.mean(axis=1) - right) >= 0:
+        raise ValueError("no temperature T > 0 fits: the labels' logits do not beat the mean logit on average")
+    if np.all(right > np.max(np.where(np.eye(x.shape[1], dtype=bool)[y], -np.inf, x), axis=1)):
+        raise ValueError("no finite temperature fits: every label is its example's strict argmax, so the NLL "
+                         "falls for ever as T → 0")
+    lo, hi, beta, path = 0.0, np.inf, 1.0, [1.0]
+    for _ in range(max_iter):
+        slope, curvature = _beta_slope(x, y, beta), _beta_curvature(x, beta)
+        if slope > 0:
+            hi = beta
+        else:
+            lo = beta
+        step = beta - slope / curvature if curvature > 0 else np.inf
+        if not lo < step < hi:
+            step = 2.0 * beta if hi == np.inf else 0.5 * (lo + hi)
+        done = abs(step - beta) <= tol * beta
+        beta = step
+        path.append(1.0 / beta)
+        if done:
+            return Fit(T=1.0 / beta, path=tuple(path))
+    raise ValueError(f"fit_temperature did not converge in {max_iter} iterations")
+
+
+def _beta_slope(x, y, beta):
+    q = softmax(x, 1.0 / beta)
+    return float(np.mean(np.sum(q * x, axis=1) - np.take_along_axis(x, y[:, None], axis=1)[:, 0]))
+
+
+def _beta_curvature(x, beta):
+    q = softmax(x, 1.0 / beta)
+    mean = np.sum(q * x, axis=1, keepdims=True)
+    return float(np.mean(np.sum(q * (x - mean) ** 2, axis=1)))
+
+
+def _examples(z, labels):
+    x = _validate.float_array(z, "logits").astype(np.float64)
+    y = np.asarray(labels)
+    if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] < 2:
+        raise ValueError(f"logits must be n × K with n ≥ 1 examples and K ≥ 2 classes, not shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("logits must be finite")
+    if y.shape != (x.shape[0],) or y.dtype.kind not in "iu" or np.any((y < 0) | (y >= x.shape[1])):
+        raise ValueError(f"labels must be {x.shape[0]} class indices from 0 to {x.shape[1] - 1}")
+    return x, y.astype(np.intp)
+
+
+def _scored(confidence, correct):
+    c = _validate.float_array(confidence, "confidence").astype(np.float64).ravel()
+    ok = np.asarray(correct).ravel()
+    if c.size == 0:
+        raise ValueError("no examples: confidence is empty")
+    if ok.shape != c.shape:
+        raise ValueError(f"correct must hold one value per confidence ({c.size}), not {ok.size}")
+    if not np.all((c >= 0) & (c <= 1)):
+        raise ValueError("confidence must lie in [0, 1]")
+    if ok.dtype != bool and not np.all((ok == 0) | (ok == 1)):
+        raise ValueError("correct must be true or false (1 or 0) for each example")
+    return c, ok.astype(np.float64)
