@@ -1,0 +1,70 @@
+// static/calibration.mjs against core/calibration.py: `node --test tests/js/`. The fixture
+// (tests/js/fixtures/calibration.json, written by tests/js/make_calibration.py; tests/test_js_tier.py passes a
+// fresh one in CALIBRATION_FIXTURE) holds Python's answers; the data is the shipped file itself. The twin runs
+// joined after softmax.mjs, whose functions it uses, as the page's bundle joins them.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const path = process.env.CALIBRATION_FIXTURE ?? new URL("./fixtures/calibration.json", import.meta.url);
+const fixture = JSON.parse(readFileSync(path, "utf-8"));
+const source = ["softmax.mjs", "calibration.mjs"]
+  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
+const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+const rows = JSON.parse(readFileSync(new URL("../../app/data/digits_logits.json", import.meta.url), "utf-8")).rows;
+const split = (name) => rows.filter((r) => r.split === name);
+const [val, test_rows] = [split("val"), split("test")];
+const z = test_rows.map((r) => r.z), y = test_rows.map((r) => r.label);
+
+// rel of the value, plus abs: the slope at the fitted T is a sum of O(1) terms that cancel to ~1e-17.
+const near = (got, want, rel = 1e-12, abs = 0) => Math.abs(got - want) <= rel * Math.abs(want) + abs;
+function same_bins(got, want) {
+  assert.deepEqual(got.count, want.count);
+  assert.deepEqual(got.lower, want.lower);
+  assert.deepEqual(got.upper, want.upper);
+  assert.deepEqual(got.accuracy, want.accuracy);
+  got.confidence.forEach((c, m) => assert.ok(near(c, want.confidence[m]), `bin ${m}: ${c} vs ${want.confidence[m]}`));
+}
+
+test("the shipped data splits as Python reads it", () => {
+  assert.equal(val.length, 500);
+  assert.equal(test_rows.length, 1097);
+});
+
+test("confidence, accuracy, NLL and its slope equal core's at every temperature", () => {
+  for (const at of fixture.at) {
+    const { confidence, correct } = twin.confidence_and_correct(z, y, at.T);
+    confidence.forEach((c, i) => assert.ok(near(c, at.confidence[i]), `T = ${at.T}, row ${i}`));
+    assert.equal(correct.filter(Boolean).length / correct.length, at.accuracy);
+    assert.ok(near(twin.mean_nll(z, y, at.T), at.nll), `NLL at T = ${at.T}`);
+    const slope = twin.nll_slope(val.map((r) => r.z), val.map((r) => r.label), at.T);
+    assert.ok(near(slope, at.slope_val, 1e-10, 1e-14), `slope at T = ${at.T}: ${slope} vs ${at.slope_val}`);
+  }
+});
+
+test("the bins, ECE and MCE equal core's for every choice of bins", () => {
+  for (const at of fixture.at) {
+    for (const [M, want] of Object.entries(at.by_bins)) {
+      // Python's confidences, so that a last-bit difference cannot move an example across an edge.
+      const correct = twin.confidence_and_correct(z, y, at.T).correct;
+      same_bins(twin.reliability_bins(at.confidence, correct, Number(M)), want.bins);
+      assert.ok(near(twin.expected_calibration_error(at.confidence, correct, Number(M)), want.ece));
+      assert.ok(near(twin.maximum_calibration_error(at.confidence, correct, Number(M)), want.mce));
+    }
+  }
+});
+
+test("confidences on the edges fall in the bins core puts them in", () => {
+  const { confidence, correct } = fixture.edges;
+  for (const [M, want] of Object.entries(fixture.edges.by_bins)) {
+    same_bins(twin.reliability_bins(confidence, correct.map(Boolean), Number(M)), want.bins);
+    assert.ok(near(twin.expected_calibration_error(confidence, correct.map(Boolean), Number(M)), want.ece));
+  }
+});
+
+test("fitting T on the validation split takes core's steps to core's T", () => {
+  const fit = twin.fit_temperature(val.map((r) => r.z), val.map((r) => r.label));
+  assert.equal(fit.path.length, fixture.fit.path.length);
+  fit.path.forEach((T, k) => assert.ok(near(T, fixture.fit.path[k], 1e-10), `iterate ${k}: ${T}`));
+  assert.ok(near(fit.T, fixture.fit.T, 1e-12));
+});
