@@ -113,3 +113,11 @@ def test_changing_T_in_python_updates_the_lesson_and_the_page(executed):
     assert "[0.502 0.304 0.194]" in out, out
     shown_T = float(_stdout(executed.cells[-1]).split("=")[1])
     assert math.isclose(shown_T, 2.0, rel_tol=1e-9)
+
+
+def test_calibration_cell_shows_temperature_scaling(executed):
+    out = _stdout(_cell(executed, "from app import calibration"))
+    # app/calibration.py on the shipped digits (tests/test_calibration.py checks the maths against scikit-learn)
+    assert "T = 1.000: accuracy 0.913, ECE 5.6%, MCE 34.8%, NLL 0.484 nats" in out, out
+    assert "T = 2.358: accuracy 0.913, ECE 2.0%, MCE 24.7%, NLL 0.318 nats" in out, out
+    assert "the fit's iterates: [1.0, 2.0, 2.5412, 2.3803" in out, out
