@@ -75,7 +75,6 @@ def report(T=1.0, bins=15):
         raise ValueError(f"bins must be one of {BINS}, not {bins!r}")
     z, y = part("test")
     confidence, correct = calibration.confidence_and_correct(z, y, T)
-    return Report(T=float(T), bins=calibration.reliability_bins(confidence, correct, bins),
-                  ece=calibration.expected_calibration_error(confidence, correct, bins),
-                  mce=calibration.maximum_calibration_error(confidence, correct, bins),
-                  nll=calibration.mean_nll(z, y, T), accuracy=float(np.mean(correct)))
+    b = calibration.reliability_bins(confidence, correct, bins)
+    return Report(T=float(T), bins=b, ece=b.ece, mce=b.mce, nll=calibration.mean_nll(z, y, T),
+                  accuracy=float(np.mean(correct)))

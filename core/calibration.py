@@ -29,6 +29,16 @@ class Bins(NamedTuple):
     accuracy: NDArray[np.float64]  # the fraction of them that are right
     count: NDArray[np.int64]
 
+    @property
+    def ece(self) -> float:
+        """Σ_m (|B_m| / n) · |acc(B_m) − conf(B_m)| (`expected_calibration_error`)."""
+        return float(np.sum(self.count * np.abs(self.accuracy - self.confidence)) / np.sum(self.count))
+
+    @property
+    def mce(self) -> float:
+        """max_m |acc(B_m) − conf(B_m)| (`maximum_calibration_error`)."""
+        return float(np.max(np.abs(self.accuracy - self.confidence)))
+
 
 class Fit(NamedTuple):
     """A fitted temperature and the iterates that reached it (T_0 = 1 first)."""
@@ -76,8 +86,7 @@ def expected_calibration_error(confidence: ArrayLike, correct: ArrayLike, n_bins
     >>> round(expected_calibration_error([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10), 4)
     0.45
     """
-    b = reliability_bins(confidence, correct, n_bins)
-    return float(np.sum(b.count * np.abs(b.accuracy - b.confidence)) / np.sum(b.count))
+    return reliability_bins(confidence, correct, n_bins).ece
 
 
 def maximum_calibration_error(confidence: ArrayLike, correct: ArrayLike, n_bins: int = 15) -> float:
@@ -86,8 +95,7 @@ def maximum_calibration_error(confidence: ArrayLike, correct: ArrayLike, n_bins:
     >>> round(maximum_calibration_error([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10), 4)
     0.9
     """
-    b = reliability_bins(confidence, correct, n_bins)
-    return float(np.max(np.abs(b.accuracy - b.confidence)))
+    return reliability_bins(confidence, correct, n_bins).mce
 
 
 def mean_nll(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
@@ -97,7 +105,7 @@ def mean_nll(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
     1.756
     """
     x, y = _examples(z, labels)
-    return float(-np.mean(np.take_along_axis(log_softmax(x, T), y[:, None], axis=1)))
+    return float(-np.mean(_label_logits(log_softmax(x, T), y)))
 
 
 def nll_slope(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
@@ -108,7 +116,8 @@ def nll_slope(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
     """
     x, y = _examples(z, labels)
     t = _validate.temperature(T)
-    return -_beta_slope(x, y, 1.0 / t) / (t * t)
+    mean, _ = _moments(x, 1.0 / t)
+    return -float(np.mean(mean - _label_logits(x, y))) / (t * t)
 
 
 def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_iter: int = 50) -> Fit:
@@ -130,7 +139,7 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
     x, y = _examples(z, labels)
     if np.unique(y).size < 2:
         raise ValueError("fit_temperature needs labels of at least two classes")
-    right = np.take_along_axis(x, y[:, None], axis=1)[:, 0]
+    right = _label_logits(x, y)
     if np.mean(x.mean(axis=1) - right) >= 0:
         raise ValueError("no temperature T > 0 fits: the labels' logits do not beat the mean logit on average")
     if np.all(right > np.max(np.where(np.eye(x.shape[1], dtype=bool)[y], -np.inf, x), axis=1)):
@@ -138,7 +147,8 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
                          "falls for ever as T → 0")
     lo, hi, beta, path = 0.0, np.inf, 1.0, [1.0]
     for _ in range(max_iter):
-        slope, curvature = _beta_slope(x, y, beta), _beta_curvature(x, beta)
+        mean, variance = _moments(x, beta)
+        slope, curvature = float(np.mean(mean - right)), float(np.mean(variance))
         if slope > 0:
             hi = beta
         else:
@@ -154,15 +164,15 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
     raise ValueError(f"fit_temperature did not converge in {max_iter} iterations")
 
 
-def _beta_slope(x, y, beta):
+def _moments(x, beta):
+    """Each row's E_q[z] and Var_q[z], q = softmax(β z): the NLL's slope and curvature in β, averaged."""
     q = softmax(x, 1.0 / beta)
-    return float(np.mean(np.sum(q * x, axis=1) - np.take_along_axis(x, y[:, None], axis=1)[:, 0]))
+    mean = np.sum(q * x, axis=1)
+    return mean, np.sum(q * (x - mean[:, None]) ** 2, axis=1)
 
 
-def _beta_curvature(x, beta):
-    q = softmax(x, 1.0 / beta)
-    mean = np.sum(q * x, axis=1, keepdims=True)
-    return float(np.mean(np.sum(q * (x - mean) ** 2, axis=1)))
+def _label_logits(x, y):
+    return np.take_along_axis(x, y[:, None], axis=1)[:, 0]
 
 
 def _examples(z, labels):

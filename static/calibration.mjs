@@ -30,23 +30,26 @@ export function reliability_bins(confidence, correct, M = 15) {
     sum_ok[m] += correct[i] ? 1 : 0;
   });
   const kept = count.flatMap((n, m) => (n > 0 ? [m] : []));
-  return {
+  const b = {
     lower: kept.map((m) => edges[m]), upper: kept.map((m) => edges[m + 1]),
     confidence: kept.map((m) => sum_c[m] / count[m]), accuracy: kept.map((m) => sum_ok[m] / count[m]),
     count: kept.map((m) => count[m]),
   };
+  // ECE and MCE with the bins, as core's Bins has them (its properties `ece` and `mce`).
+  const gaps = b.accuracy.map((a, m) => Math.abs(a - b.confidence[m]));
+  b.ece = pairwise_sum(b.count.map((n, m) => n * gaps[m])) / pairwise_sum(b.count);
+  b.mce = Math.max(...gaps);
+  return b;
 }
 
 /** ECE = Σ_m (|B_m| / n)·|acc(B_m) − conf(B_m)|. */
 export function expected_calibration_error(confidence, correct, M = 15) {
-  const b = reliability_bins(confidence, correct, M);
-  return pairwise_sum(b.count.map((n, m) => n * Math.abs(b.accuracy[m] - b.confidence[m]))) / pairwise_sum(b.count);
+  return reliability_bins(confidence, correct, M).ece;
 }
 
 /** MCE = max_m |acc(B_m) − conf(B_m)| over the non-empty bins. */
 export function maximum_calibration_error(confidence, correct, M = 15) {
-  const b = reliability_bins(confidence, correct, M);
-  return Math.max(...b.accuracy.map((a, m) => Math.abs(a - b.confidence[m])));
+  return reliability_bins(confidence, correct, M).mce;
 }
 
 /** The mean NLL in nats, (1/n) Σ_i −log softmax(z_i/T)_{y_i}. */
@@ -55,25 +58,21 @@ export function mean_nll(z, labels, T = 1.0) {
   return -pairwise_sum(z.map((row, i) => log_softmax(row, T)[labels[i]])) / z.length;
 }
 
-function beta_slope(z, labels, beta) {
-  return pairwise_sum(z.map((row, i) => {
-    const q = softmax(row, 1 / beta);
-    return pairwise_sum(q.map((qk, k) => qk * row[k])) - row[labels[i]];
-  })) / z.length;
-}
-
-function beta_curvature(z, beta) {
-  return pairwise_sum(z.map((row) => {
+// Each row's E_q[z] and Var_q[z], q = softmax(β z): the NLL's slope and curvature in β, averaged.
+function moments(z, beta) {
+  return z.map((row) => {
     const q = softmax(row, 1 / beta);
     const mean = pairwise_sum(q.map((qk, k) => qk * row[k]));
-    return pairwise_sum(q.map((qk, k) => qk * (row[k] - mean) ** 2));
-  })) / z.length;
+    return { mean, variance: pairwise_sum(q.map((qk, k) => qk * (row[k] - mean) ** 2)) };
+  });
 }
+
+const beta_slope = (z, labels, m) => pairwise_sum(m.map((r, i) => r.mean - z[i][labels[i]])) / z.length;
 
 /** d NLL / dT = −(1/T²)·(1/n) Σ_i (E_q[z_i] − z_{i,y_i}), q = softmax(z_i/T). */
 export function nll_slope(z, labels, T = 1.0) {
   examples(z, labels);
-  return -beta_slope(z, labels, 1 / T) / (T * T);
+  return -beta_slope(z, labels, moments(z, 1 / T)) / (T * T);
 }
 
 /** Temperature scaling: Newton's method on β = 1/T from β = 1, kept inside the bracket where the slope changes
@@ -84,7 +83,8 @@ export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
   let lo = 0, hi = Infinity, beta = 1;
   const path = [1];
   for (let it = 0; it < max_iter; it++) {
-    const slope = beta_slope(z, labels, beta), curvature = beta_curvature(z, beta);
+    const m = moments(z, beta);
+    const slope = beta_slope(z, labels, m), curvature = pairwise_sum(m.map((r) => r.variance)) / z.length;
     if (slope > 0) hi = beta;
     else lo = beta;
     let step = curvature > 0 ? beta - slope / curvature : Infinity;

@@ -44,9 +44,9 @@ test("confidence, accuracy, NLL and its slope equal core's at every temperature"
 
 test("the bins, ECE and MCE equal core's for every choice of bins", () => {
   for (const at of fixture.at) {
+    const correct = twin.confidence_and_correct(z, y, at.T).correct;
     for (const [M, want] of Object.entries(at.by_bins)) {
       // Python's confidences, so that a last-bit difference cannot move an example across an edge.
-      const correct = twin.confidence_and_correct(z, y, at.T).correct;
       same_bins(twin.reliability_bins(at.confidence, correct, Number(M)), want.bins);
       assert.ok(near(twin.expected_calibration_error(at.confidence, correct, Number(M)), want.ece));
       assert.ok(near(twin.maximum_calibration_error(at.confidence, correct, Number(M)), want.mce));
