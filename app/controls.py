@@ -13,7 +13,8 @@ their widget kind (static/controls.mjs, which receives the rows), and the tests 
   its own field (a link's `lock` and `hide`, app/fields.py); it is hidden when its own field is hidden;
 - row: which row of controls it sits in (0 and 1 under the figures, 2 above the sections of readouts; then
   the lab: 4 what a learner opens, 5 the gradient steps, 6 the draws, 7 the naive softmax, each shown with
-  its part; 3 the page's commands, at the end; 8 the guided path's, above the figures); width in px;
+  its part; 9 the calibration view's; 3 the page's commands, at the end; 8 the guided path's, above the
+  figures); width in px;
 - symbol: what a log slider's label calls its value ("T = 0.501"); primary: a button drawn as the main one.
 
 The twin of `locked` and `hidden` is static/controls.mjs `control_off`.
@@ -70,6 +71,7 @@ CONTROLS = (
     Control("sample", "toggle", "sample", field="sample", row=4, width=170),
     Control("jacobian", "toggle", "jacobian", field="jacobian", row=4, width=170),
     Control("naive", "toggle", "naive", field="naive", row=4, width=210),
+    Control("calibration", "toggle", "calibration", field="calib", row=4, width=230),
     Control("step", "button", "step", action="step", writes=("z",), row=5, width=130, primary=True),
     Control("play", "button", "play", action="play", writes=("z",), row=5, width=110),
     # Its track marks η = 4T², below which a step never overshoots (static/draw.mjs draw_lab_figures).
@@ -78,6 +80,12 @@ CONTROLS = (
     Control("num_samples", "number", "num_samples", field="n", row=6, width=130),
     Control("seed", "number", "seed", field="seed", row=6, width=130),
     Control("naive_dtype", "radio", "naive_dtype", field="dtype", row=7, width=260),
+    # Fitting T is Newton's method on the validation split (static/calibration.mjs fit_temperature), a page
+    # command: it sets the view's T and keeps the iterates to draw on the NLL curve.
+    # Its value is T itself (the testing contract), on a linear track: from overconfident to underconfident.
+    Control("calibration_T", "slider", "calibration_T", field="cT", row=9, width=300),
+    Control("fit_T", "button", "fit_T", action="fit_T", writes=("cT",), row=9, width=200, primary=True),
+    Control("bins", "select", "bins", field="bins", row=9, width=120),
     Control("sections", "checks", "sections", field="open", row=2, width=340),
     Control("class_names", "text", "class_names_box", field="names", action="rename", row=3, width=320),
     Control("tour", "toggle", "tour", field="tour", row=3, width=150),
@@ -94,7 +102,7 @@ CONTROLS = (
     Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
     Control("tour_setup", "button", "tour_setup", action="tour_setup",
             writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
-                    "dtype", "units", "open"), row=8, width=190),
+                    "dtype", "calib", "cT", "bins", "units", "open"), row=8, width=190),
     Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
             primary=True),
 )

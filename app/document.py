@@ -44,7 +44,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from . import bundle, controls, steps
+from . import bundle, calibration, controls, steps
 from .actions import PRESETS
 from .controls import CONTROLS
 from .controls import table as controls_table
@@ -89,7 +89,7 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
         # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
         # sigmoid are always shown.
         # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
-        "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour"},
+        "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour", "9": "calib"},
         "section_of": {"probs": "table", "formula": "table", "entropy": "info", "floor": "info", "kl": "info",
                        "perplexity": "info", "info": "info", "gap": "info", "lse": "lse", "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
@@ -110,6 +110,13 @@ SOURCES = {
 # noise), the Jacobian's cells (row-major).
 LAB_SOURCES = {"loss_history": ("step", "loss", "y"), "samples": ("x", "count", "freq", "lower", "upper"),
                "jacobian": ("i", "j", "value", "color", "text")}
+# The calibration view's, which static/calibration_view.mjs fills from `heldout` (the one source Python fills:
+# data, not a frame): a row per non-empty bin of the test split's confidences, the mean NLL against T on
+# both splits (T log-spaced over the view's slider), the NLL at the view's T, and Newton's iterates while the
+# view's T is the fitted one.
+CALIBRATION_SOURCES = {
+    "reliability": ("confidence", "accuracy", "count", "lower", "upper", "mid", "width", "gap_bottom", "gap_top"),
+    "nll_curve": ("T", "val", "test"), "nll_now": ("T", "nll"), "fit_path": ("T", "nll")}
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
 LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
@@ -123,7 +130,10 @@ READOUTS = {
     "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
     "perplexity": "readout-line", "gap": "readout-block", "lse": "readout-line", "arrows": "readout-line",
     "update": "readout-lab", "race": "readout-lab", "chain": "readout-lab", "naive": "readout-lab",
+    "ece": "readout-lab", "mce": "readout-lab", "nll": "readout-lab", "accuracy": "readout-lab",
+    "fit": "readout-lab", "calibration": "readout-lab",
 }
+CALIBRATION_READOUTS = ("ece", "mce", "nll", "accuracy", "fit")  # under the NLL curve; "calibration" below them
 
 
 # Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
@@ -165,11 +175,11 @@ class LessonDocument:
 # every document has a model with each name, or a model with it as a CSS class (the readouts). Every control
 # of app/controls.py is named by its row; a contract control without a row would fail the tests.
 CONTRACT = {
-    "sources": ("logits", "probs", "neg_grad", "settings", "target"),
+    "sources": ("logits", "probs", "neg_grad", "settings", "target", "heldout", "reliability"),
     "controls": ("temperature", "true_class", "add_one", "reset", "add_class", "remove_class", "class_names",
-                 "preset", "label_smoothing", "units", "copy_link", "lang"),
+                 "preset", "label_smoothing", "units", "copy_link", "lang", "calibration_T", "fit_T", "bins"),
     "readouts": ("readout-loss", "readout-entropy", "readout-floor", "readout-kl", "readout-perplexity",
-                 "readout-gap"),
+                 "readout-gap", "readout-ece", "readout-mce", "readout-nll", "readout-accuracy"),
     "page": ("notice", "logit_figure", "prob_figure", "lesson", "wire"),
 }
 # What fires the callback, by widget kind (app/controls.py WIDGETS); a button fires its click event.
@@ -231,7 +241,10 @@ def build(s, mode="file", app_path="", app_url=""):
     lesson = LessonModel(state=s, name="lesson")
     wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
     sources = {name: ColumnDataSource({column: [] for column in columns}, name=name)
-               for name, columns in {**SOURCES, **LAB_SOURCES}.items()}
+               for name, columns in {**SOURCES, **LAB_SOURCES, **CALIBRATION_SOURCES}.items()}
+    heldout = calibration.data()
+    sources["heldout"] = ColumnDataSource({"logits": heldout.logits.tolist(), "label": heldout.labels.tolist(),
+                                           "split": heldout.split.tolist()}, name="heldout")
     # theme=auto starts light: the page knows the reader's preference and draws it before the first frame shows.
     palette, size = THEMES.get(s["theme"], THEMES["light"]), SIZES["lecture" if s["lecture"] else "normal"]
 
@@ -307,8 +320,8 @@ def build(s, mode="file", app_path="", app_url=""):
                        line_color=palette["fg"], line_width=2)
     fig_p.add_layout(whiskers)
 
-    def small(name, title, hint, **kw):
-        f = figure(name=name, title=title, toolbar_location=None, css_classes=["fig"],
+    def small(name, title, hint, classes=(), **kw):
+        f = figure(name=name, title=title, toolbar_location=None, css_classes=["fig", *classes],
                    stylesheets=sheets, background_fill_color=palette["bg"], border_fill_color=palette["bg"],
                    min_border_left=60, **kw)
         f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
@@ -349,6 +362,55 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_loss.yaxis.formatter = CustomJSTickFormatter(
         args={"log": s["logloss"]},
         code="return String(log ? Number((10 ** tick).toPrecision(2)) : Number(tick.toPrecision(4)))")
+
+    # The calibration view: the reliability diagram over its histogram of counts (one confidence axis), and the
+    # mean NLL against T. Its axes' ends are the page's (static/calibration_view.mjs).
+    n_test = int(sum(heldout.split == "test"))
+    fig_rel = small("reliability_figure", t["reliability_title"].replace("{n}", f"{n_test:,}"),
+                    t["reliability_hint"], classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
+                    x_range=Range1d(0, 1), y_range=Range1d(0, 1.02), visible=s["calib"])
+    diagonal = fig_rel.line(x=[0, 1], y=[0, 1], line_color=palette["span"], line_dash="dashed", line_width=2)
+    rel_bars = fig_rel.vbar(x="mid", width="width", top="accuracy", source=sources["reliability"],
+                            fill_color=palette["bar"], line_color=palette["bg"], level="overlay")
+    gaps = fig_rel.quad(left="lower", right="upper", bottom="gap_bottom", top="gap_top",
+                        source=sources["reliability"], fill_color=palette["target"], fill_alpha=0.15,
+                        hatch_pattern="/", hatch_color=palette["target"], hatch_scale=8, line_color=palette["target"],
+                        line_width=1.5, level="overlay")
+    fig_rel.add_tools(HoverTool(renderers=[rel_bars], tooltips=[("n", "@count"), ("acc", "@accuracy{0.000}"),
+                                                                ("conf", "@confidence{0.000}")]))
+    fig_counts = small("counts_figure", t["counts_title"], t["counts_hint"], classes=["fig-stacked", "fig-counts"],
+                       tools="", height=170,
+                       sizing_mode="stretch_width", x_range=fig_rel.x_range, y_range=Range1d(0, 10),
+                       visible=s["calib"])
+    count_bars = fig_counts.vbar(x="mid", width="width", top="count", source=sources["reliability"],
+                                 fill_color=palette["muted"], line_color=palette["bg"], level="overlay")
+    fig_counts.yaxis.ticker = BasicTicker(desired_num_ticks=3)
+    lo, hi = BY_KEY["cT"].bounds
+    fig_nll = small("nll_figure", t["nll_title"], t["nll_hint"], classes=["fig-stacked"], tools="", height=330,
+                    sizing_mode="stretch_width", x_axis_type="log", x_range=Range1d(lo, hi), y_range=Range1d(0, 2.5),
+                    visible=s["calib"])
+    # Ticks at round temperatures: a log axis would label only 1 within the slider's 0.2 to 5.
+    fig_nll.xaxis.ticker = FixedTicker(ticks=[0.2, 0.5, 1, 2, 5], minor_ticks=[0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 3, 4])
+    fig_nll.xaxis.formatter = CustomJSTickFormatter(code="return String(tick)")
+    nll_test = fig_nll.line(x="T", y="test", source=sources["nll_curve"], line_color=palette["bar"], line_width=2.5)
+    nll_val = fig_nll.line(x="T", y="val", source=sources["nll_curve"], line_color=palette["target"], line_width=2,
+                           line_dash="dashed")
+    now_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5)
+    fig_nll.add_layout(now_span)
+    nll_now = fig_nll.scatter(x="T", y="nll", source=sources["nll_now"], size=11, fill_color=palette["fg"],
+                              line_color=palette["bg"], line_width=2, level="overlay")
+    fit_line = fig_nll.line(x="T", y="nll", source=sources["fit_path"], line_color=palette["selected"], line_width=1.5,
+                            level="overlay")
+    fit_dots = fig_nll.scatter(x="T", y="nll", source=sources["fit_path"], size=9, fill_color=palette["selected"],
+                               line_color=palette["fg"], level="overlay")
+    fig_nll.add_tools(HoverTool(renderers=[nll_test, nll_val], mode="vline",
+                                tooltips=[("T", "@T{0.000}"), ("test", "@test{0.000}"), ("val", "@val{0.000}")]))
+    calibration_figs = {"reliability": fig_rel, "counts": fig_counts, "nll": fig_nll}
+    fig_rel.yaxis.axis_label, fig_counts.yaxis.axis_label = t["reliability_y"], t["counts_y"]
+    fig_counts.xaxis.axis_label, fig_nll.xaxis.axis_label = t["reliability_x"], t["nll_x"]
+    fig_nll.yaxis.axis_label = t["nll_y"].replace("{unit}", t[s["units"]])
+    for f in calibration_figs.values():
+        f.xgrid.grid_line_color = palette["grid"]
 
     # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
     look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
@@ -392,6 +454,14 @@ def build(s, mode="file", app_path="", app_url=""):
         return column(*(divs[k] for k in keys), css_classes=["readout-column", *(["key-readouts"] if key else [])],
                       stylesheets=sheets, **stretch)
 
+    # The diagram and its histogram in one column, the NLL curve over the readouts in another. Closed, the view's
+    # figures stay out of the layout (a hidden figure is still built and laid out with every page): the page
+    # puts them in when the view is first opened (static/calibration_view.mjs place_figures).
+    calibration_left = column(fig_rel, fig_counts, css_classes=["fig-column", "narrow"], stylesheets=sheets, **stretch)
+    calibration_right = column(*([fig_nll] if s["calib"] else []), *(divs[k] for k in CALIBRATION_READOUTS),
+                               css_classes=["fig-column"], stylesheets=sheets, **stretch)
+    calibration_row = row(*([calibration_left] if s["calib"] else []), calibration_right, spacing=16, **wrap)
+
     # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
     # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
@@ -417,6 +487,10 @@ def build(s, mode="file", app_path="", app_url=""):
         row(fig_jac, readouts("chain"), spacing=16, **wrap),
         bands[7],
         row(readouts("naive"), **wrap),
+        # The calibration view: its controls, the figures, the readouts with the fit and a few sentences.
+        bands[9],
+        calibration_row,
+        row(readouts("calibration"), **wrap),
         bands[3],
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
@@ -430,13 +504,22 @@ def build(s, mode="file", app_path="", app_url=""):
         "steps": steps.table(), "sections_title": sections_title, "root": layout,
         "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
-        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac},
-        "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0]},
+        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs},
+        "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0],
+                      **{key: f.above[0] for key, f in calibration_figs.items()}},
         "lab_axes": {"loss_x": fig_loss.xaxis[0], "loss_y": fig_loss.yaxis[0], "jacobian_x": fig_jac.xaxis[0],
-                     "jacobian_y": fig_jac.yaxis[0]},
+                     "jacobian_y": fig_jac.yaxis[0],
+                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in calibration_figs.items()
+                        for xy in "xy"}},
+        "calibration_layout": {"row": calibration_row, "left": calibration_left, "right": calibration_right,
+                               "nll": fig_nll},
+        "calibration": {"diagonal": diagonal.glyph, "bars": rel_bars.glyph, "gaps": gaps.glyph,
+                        "counts": count_bars.glyph, "test": nll_test.glyph, "val": nll_val.glyph, "span": now_span,
+                        "now": nll_now.glyph, "fit_line": fit_line.glyph, "fit_dots": fit_dots.glyph},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
-        "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0]],
+        "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
+                  *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0]))],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
@@ -454,6 +537,8 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_z, fig_p):
         f.js_on_change("inner_width", callback)
         f.js_on_change("inner_height", callback)
+    for f in (fig_loss, fig_jac, *calibration_figs.values()):
+        f.js_on_change("inner_width", callback)
     for c in CONTROLS:
         if c.widget == "button":
             controls[c.name].js_on_event("button_click", callback)

@@ -35,7 +35,7 @@ TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
 # The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
 # control that moves the logits (the points, their inputs, the buttons that change them).
 CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
-              "units", "names", "lang", "theme", "lecture", "open", "step", "tour")
+              "calib", "cT", "bins", "units", "names", "lang", "theme", "lecture", "open", "step", "tour")
 SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
 # The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
 # the true class), the information (entropy, floor, KL, perplexity, the information bar) and log-sum-exp (with
@@ -111,6 +111,17 @@ FIELDS = (
     Field("dtype", "naive_dtype", "choice", "The floating-point type of the three ways (float16 and float32 "
           "emulated exactly).", default="float64", choices=("float64", "float32", "float16"), link="dtype",
           cli=Option("--dtype", help="floating-point type of the naive softmax")),
+    Field("calib", "show_calibration", "flag", "Show temperature scaling on a real classifier (app/calibration.py): "
+          "its reliability diagram, ECE, MCE, NLL and accuracy on held-out digits.", default=False, link="calib",
+          cli=Option("--calibration", help="show temperature scaling on the held-out digits")),
+    Field("cT", "calibration_T", "real", "The digit classifier's temperature T in the calibration view (its own, "
+          "not the lesson's T): every figure of the view is on the test split at this T.", default=1.0,
+          bounds=(0.2, 5.0), refusal="cT_range", link="cT",
+          cli=Option("--calibration-temperature", help="the classifier's temperature in the calibration view "
+                     "({lo} to {hi})", example="2.36")),
+    Field("bins", "calibration_bins", "choice", "M, the number of equal-width confidence bins of the reliability "
+          "diagram, ECE and MCE.", default="15", choices=("10", "15", "20"), link="bins",
+          cli=Option("--bins", help="confidence bins of the reliability diagram")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
           choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",

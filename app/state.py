@@ -16,7 +16,7 @@ from param.parameterized import Parameters, Undefined
 
 import core
 
-from . import actions, fields, rules
+from . import actions, calibration, fields, rules
 from .rules import K_BOUNDS
 from .strings import LANGS, default_class_names
 
@@ -377,6 +377,16 @@ class Lesson(_LessonFields):
         s = self.state()
         z = np.asarray(s["z"], dtype=float)
         return core.gumbel_max_counts(z, core.gumbel_noise(n, len(z), seed), T=s["T"])
+
+    def calibration(self):
+        """The calibration view's figures at the lesson's calibration_T and bins: the test split's reliability
+        bins, ECE, MCE, mean NLL (nats) and accuracy (app/calibration.py `report`, what the page shows).
+
+        >>> r = Lesson(calibration_T=2.36).calibration()
+        >>> round(r.ece, 4), round(r.accuracy, 3), round(r.nll, 3)
+        (0.0202, 0.913, 0.318)
+        """
+        return calibration.report(self.calibration_T, int(self.calibration_bins))
 
     def step(self, n=1):
         """n steps of gradient descent on the logits, z ← z − η·(p − y′)/T with the lesson's learning rate η,

@@ -1,7 +1,6 @@
-// The JavaScript twin of core/calibration.py, for the calibration view the page is to draw (issue 18; not in
-// app/bundle.py's FILES until that view is): the same names, formulas, bins and summation order (NumPy's,
-// through softmax.mjs `pairwise_sum`), on rows of logits. The Python core is the truth;
-// tests/js/calibration.test.mjs checks this file against it on the shipped data.
+// The JavaScript twin of core/calibration.py, for the calibration view (calibration_view.mjs): the same names,
+// formulas, bins and summation order (NumPy's, through softmax.mjs `pairwise_sum`), on rows of logits. The
+// Python core is the truth; tests/js/calibration.test.mjs checks this file against it on the shipped data.
 
 function examples(z, labels) {
   if (z.length === 0 || z[0].length < 2) throw new Error("logits must be n × K with n ≥ 1 and K ≥ 2");

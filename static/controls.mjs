@@ -18,7 +18,7 @@ const COMMANDS = { copy_link: (page) => copy_link(page), download_png: (page) =>
   reset_all: (page) => act(page, (s) => reset_all(s, page.opened, page.a)),
   step: (page) => act(page, (s) => stepped(page, s)), play: (page) => (page.playing ? pause(page) : play(page)),
   tour_back: (page) => tour_move(page, -1), tour_next: (page) => tour_move(page, 1),
-  tour_setup: (page) => tour_setup(page) };
+  tour_setup: (page) => tour_setup(page), fit_T: (page) => fit_T(page) };
 const MENUS = { preset: PRESETS }; // a menu's choices: its action's arguments
 const HOLDS = { log_slider: "value", slider: "value", number: "value", select: "value", radio: "active",
   toggle: "active", text: "value", menu: "value", checks: "active" };

@@ -40,16 +40,18 @@ function draw(page, s, { live = false, text = true } = {}) {
   const point_size = fit_to_figures(page, f, s, live);
   if (point_size) set_if_changed(a.glyphs.points, { size: point_size });
   const lab = lab_frame(page, s, f, t, text);
+  const calibration = calibration_frame(page, s, t, text);
   const dragging = live && page.gesture?.kind === "drag";
-  for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources })) {
+  for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources, ...calibration.sources })) {
     if (name === "logits" && dragging) continue; // the tool's own, mid-drag
     if (!same_columns(a.sources[name].data, data)) a.sources[name].data = data;
   }
   // A drag's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   draw_lab_figures(page, s, f);
+  draw_calibration(page, s, t);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
-  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts })) {
+  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts, ...calibration.readouts })) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
     // Left out: a readout of a section the learner has not opened, and an empty one (the gap without ε, the
     // sigmoid past two classes). Shown before it is written: Bokeh draws a Div anew when it appears.
@@ -188,18 +190,20 @@ function fit_to_figures(page, f, s, live) {
     width_of: (text) => text_width(page, font, text),
   };
   fit_hints(page, size);
+  fit_hints(page, size, a.lab_hints, a.lab_figs);
   return fit(f, room, a.view);
 }
 
 // A figure's key, on the line under its title, in the look's size or smaller where its frame is narrower than
-// the text (a canvas never wraps it; lecture mode's 20 px runs past a half screen at 1024 px).
-function fit_hints(page, size) {
-  const { a } = page;
-  for (const [key, hint] of Object.entries(a.hints)) {
+// the text (a canvas never wraps it; lecture mode's 20 px runs past a half screen at 1024 px). A figure not
+// laid out (the lab's, closed) keeps its key as it is until its first layout draws again.
+function fit_hints(page, size, hints = page.a.hints, figs = page.a.figs) {
+  for (const [key, hint] of Object.entries(hints)) {
+    if (!(inner_width_of(figs[key]) > 0)) continue;
     const wanted = parseFloat(size.hint);
     const font = scalar(hint.text_font);
     const width = text_width(page, `${wanted}px ${font}`, hint.text);
-    const px = Math.max(10, Math.min(wanted, Math.floor(wanted * a.figs[key].inner_width / width)));
+    const px = Math.max(10, Math.min(wanted, Math.floor(wanted * inner_width_of(figs[key]) / width)));
     set_if_changed(hint, { text_font_size: `${px}px` });
   }
 }
@@ -308,12 +312,12 @@ function draw_look(page, s) {
   const extra = [...(theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture-mode"] : [])];
   a.root.css_classes = ["explainer", ...extra];
   for (const fig of every_figure(a)) {
-    fig.css_classes = ["fig", ...(s.lecture ? ["lecture-mode"] : [])];
+    fig.css_classes = [...fig.css_classes.filter((name) => name !== "lecture-mode"), ...(s.lecture ? ["lecture-mode"] : [])];
     fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
     fig.title.setv({ text_color: p.fg, text_font_size: size.title });
   }
   for (const hint of Object.values(a.hints)) hint.text_color = p.muted; // its size: fit_hints
-  for (const hint of Object.values(a.lab_hints)) hint.setv({ text_color: p.muted, text_font_size: size.hint });
+  for (const hint of Object.values(a.lab_hints)) hint.text_color = p.muted; // its size: fit_hints
   for (const grid of a.grids) grid.grid_line_color = p.grid;
   for (const control of Object.values(a.controls)) {
     control.css_classes = ["control", ...(s.lecture ? ["lecture-mode"] : [])];

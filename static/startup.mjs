@@ -194,6 +194,8 @@ function dispatch(page, obj, data) {
   if (data?.event_name === "connection_lost") return lost(page);
   if (obj === a.sources.logits) return on_logits(page);
   if (obj === a.figs.logit || obj === a.figs.prob) return ready(page);
+  // The lab's figures laid out anew (shown, or a new width): their keys fitted to them, once the page is drawn.
+  if (Object.values(a.lab_figs).includes(obj)) return page.drawn ? ready(page) : undefined;
   if (obj.event_name === "pan") return on_pan(page, obj);
   if (obj.event_name === "panend") return end_gesture(page);
   if (obj.event_name === "tap") return clear_selection(a.sources.logits);

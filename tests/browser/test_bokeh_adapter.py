@@ -170,3 +170,13 @@ def test_hold_then_drag_makes_no_press_of_a_pointer_held_still(pg):
     got = pg.evaluate(f"""() => Bokeh.index.find_one(({FIND})('logit_figure')).canvas_view.ui_event_bus.ui_gestures
         .constructor.press_threshold""")
     assert got == 2**31 - 1
+
+
+def test_inner_width_of_a_figure_never_laid_out_is_unset_and_reading_it_throws(pg):
+    """The calibration view's figures are out of the layout until it opens: their `inner_width` was never set,
+    and reading it throws; `properties.inner_width.is_unset` says so without reading it."""
+    got = pg.evaluate(f"""() => {{ const m = ({FIND})('nll_figure'), laid = ({FIND})('logit_figure');
+        let threw = false; try {{ m.inner_width; }} catch (e) {{ threw = true; }}
+        return [m.properties.inner_width.is_unset, threw, laid.properties.inner_width.is_unset,
+                laid.inner_width > 0]; }}""")
+    assert got == [True, True, False, True]
