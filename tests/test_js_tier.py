@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = {"rules.json": ("make_fixture.py", "RULES_FIXTURE"), "twins.json": ("make_twins.py", "TWINS_FIXTURE"),
             "lessons.json": ("make_lessons.py", "LESSONS_FIXTURE"), "digits.json": ("make_digits.py", "DIGITS_FIXTURE"),
-            "calibration.json": ("make_calibration.py", "CALIBRATION_FIXTURE")}
+            "calibration.json": ("make_calibration.py", "CALIBRATION_FIXTURE"),
+            "decoding.json": ("make_decoding.py", "DECODING_FIXTURE")}
 
 
 def load(path):
@@ -67,5 +68,5 @@ def test_the_javascript_twins_agree_with_python(fresh, tmp_path):
                           timeout=120)
     assert done.returncode == 0 and "# fail 0" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
     passed = re.search(r"^# pass (\d+)$", done.stdout, re.M)
-    # rules.test.mjs, twins.test.mjs, lessons.test.mjs, digits.test.mjs and calibration.test.mjs ran
-    assert passed and int(passed.group(1)) >= 24, done.stdout[-500:]
+    # rules, twins, lessons, digits, calibration (38 tests) and decoding (6) ran
+    assert passed and int(passed.group(1)) >= 44, done.stdout[-500:]

@@ -1,0 +1,84 @@
+// The JavaScript twin of core/decoding.py, core/attention.py and core/distillation.py, for the views of issue 19
+// (not in app/bundle.py's FILES until a view uses it): the same names, rules, ties and order of operations.
+// tests/js/decoding.test.mjs checks it against core on Python's answers.
+
+/** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
+export function top_k_mask(z, k) {
+  if (k >= z.length) return z.map(() => true);
+  const kth = [...z].sort((a, b) => b - a)[k - 1];
+  return z.map((v) => v >= kth);
+}
+
+/** Which classes top-p keeps from probabilities p, by Hugging Face's rule: sorted ascending (stable), a class
+ * is dropped where the running sum is ≤ 1 − top_p; the most probable always stays. */
+export function top_p_mask(p, top_p) {
+  const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+  const keep = p.map(() => true);
+  let running = 0;
+  order.forEach((i, rank) => {
+    running += p[i];
+    if (rank < order.length - 1 && running <= 1 - top_p) keep[i] = false;
+  });
+  return keep;
+}
+
+/** Which classes min-p keeps: p_i ≥ min_p · max_j p_j. */
+export function min_p_mask(p, min_p) {
+  const top = Math.max(...p);
+  return p.map((v) => v >= min_p * top);
+}
+
+/** p on the kept classes, divided by their mass (NumPy's pairwise sum, as core's). */
+export function renormalise(p, keep) {
+  const kept = p.map((v, i) => (keep[i] ? v : 0));
+  const total = pairwise_sum(kept);
+  if (!(total > 0)) throw new Error("renormalise needs a kept class with probability > 0");
+  return kept.map((v) => v / total);
+}
+
+const MASKS = { top_k: top_k_mask, top_p: top_p_mask, min_p: min_p_mask };
+
+/** softmax(z/T), then each stage [name, value] in the order given, each renormalising (core decode). */
+export function decode(z, T = 1.0, stages = []) {
+  let p = softmax(z, T);
+  for (const [name, value] of stages) {
+    if (!Object.hasOwn(MASKS, name)) throw new Error(`a stage must be one of ${Object.keys(MASKS)}, got ${name}`);
+    p = renormalise(p, MASKS[name](p, value));
+  }
+  return p;
+}
+
+/** A mixture-of-experts router: the top k experts' weights, summing to 1; either published order. */
+export function router_weights(scores, k, order = "mask_then_softmax") {
+  const keep = top_k_mask(scores, k);
+  if (order === "mask_then_softmax") return softmax(scores.map((s, i) => (keep[i] ? s : -Infinity)), 1);
+  if (order === "softmax_then_renormalise") return renormalise(softmax(scores, 1), keep);
+  throw new Error(`order must be mask_then_softmax or softmax_then_renormalise, got ${order}`);
+}
+
+/** ALiBi's slopes m_h = 2^(−8h/n), h = 1 … n. */
+export function alibi_slopes(n) {
+  return Array.from({ length: n }, (_, h) => 2 ** (-8 * (h + 1) / n));
+}
+
+/** The causal ALiBi bias: −m·(i − j) for j ≤ i, −∞ for j > i. */
+export function alibi_bias(n, m) {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? -m * (i - j) : -Infinity)));
+}
+
+/** Each query's weights over the keys: softmax_j(s_ij + B_ij), row by row. */
+export function attention_weights(scores, bias = null) {
+  return scores.map((row, i) => softmax(bias ? row.map((s, j) => s + bias[i][j]) : row, 1));
+}
+
+/** KL(q_T ‖ p_T) in nats, q_T = softmax(v/T) the teacher's, p_T = softmax(z/T) the student's. */
+export function distillation_loss(v, z, T = 1.0) {
+  const q = softmax(v, T), log_q = log_softmax(v, T), log_p = log_softmax(z, T);
+  return Math.max(pairwise_sum(q.map((qk, k) => qk * (log_q[k] - log_p[k]))), 0);
+}
+
+/** ∂ KL(q_T ‖ p_T) / ∂z = (p_T − q_T)/T. */
+export function distillation_grad(v, z, T = 1.0) {
+  const q = softmax(v, T), p = softmax(z, T);
+  return p.map((pk, k) => (pk - q[k]) / T);
+}

@@ -1,0 +1,66 @@
+// static/decoding.mjs against core/decoding.py, core/attention.py and core/distillation.py: `node --test tests/js/`.
+// The fixture (tests/js/fixtures/decoding.json, written by tests/js/make_decoding.py; tests/test_js_tier.py passes
+// a fresh one in DECODING_FIXTURE) holds Python's answers. The twin runs joined after softmax.mjs, whose
+// functions it uses, as the page's bundle would join them.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const path = process.env.DECODING_FIXTURE ?? new URL("./fixtures/decoding.json", import.meta.url);
+const fixture = JSON.parse(readFileSync(path, "utf-8"));
+const source = ["softmax.mjs", "decoding.mjs"]
+  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
+const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+
+const near = (got, want, rel = 1e-12, abs = 1e-300) => Math.abs(got - want) <= rel * Math.abs(want) + abs;
+function all_near(got, want, what) {
+  assert.equal(got.length, want.length, what);
+  got.forEach((v, i) => assert.ok(near(v, want[i]), `${what} [${i}]: ${v} vs ${want[i]}`));
+}
+
+test("top-k, top-p and min-p keep exactly core's classes, ties and boundaries included", () => {
+  for (const c of fixture.cases) {
+    for (const [k, want] of Object.entries(c.top_k)) assert.deepEqual(twin.top_k_mask(c.z, Number(k)), want, `k=${k}`);
+    for (const [v, want] of Object.entries(c.top_p)) assert.deepEqual(twin.top_p_mask(c.p, Number(v)), want, `p=${v}`);
+    for (const [v, want] of Object.entries(c.min_p)) assert.deepEqual(twin.min_p_mask(c.p, Number(v)), want, `m=${v}`);
+  }
+});
+
+test("the issue's reference: top-p 0.95 keeps three, renormalised to 0.526, 0.316, 0.158", () => {
+  const p = [0.5, 0.3, 0.15, 0.03, 0.02];
+  const kept = twin.renormalise(p, twin.top_p_mask(p, 0.95));
+  assert.deepEqual(kept.map((v) => Number(v.toFixed(3))), [0.526, 0.316, 0.158, 0, 0]);
+});
+
+test("the pipeline in every order equals core's", () => {
+  for (const c of fixture.cases) {
+    for (const d of c.decode) all_near(twin.decode(c.z, d.T, d.stages), d.p, JSON.stringify(d.stages));
+  }
+});
+
+test("the router's weights in both orders equal core's, and each other", () => {
+  const { scores, weights } = fixture.router;
+  for (const [order, by_k] of Object.entries(weights)) {
+    for (const [k, want] of Object.entries(by_k)) all_near(twin.router_weights(scores, Number(k), order), want, `${order} k=${k}`);
+  }
+  for (let k = 1; k <= 8; k++) {
+    all_near(twin.router_weights(scores, k), twin.router_weights(scores, k, "softmax_then_renormalise"), `k=${k}`);
+  }
+});
+
+test("ALiBi's slopes, bias and biased weights equal core's", () => {
+  const { slopes, scores, by_slope } = fixture.alibi;
+  assert.deepEqual(twin.alibi_slopes(8), slopes);
+  for (const { m, bias, weights } of by_slope) {
+    const got = twin.alibi_bias(5, m);
+    got.forEach((row, i) => row.forEach((b, j) => assert.equal(b, bias[i][j] ?? -Infinity)));
+    twin.attention_weights(scores, got).forEach((row, i) => all_near(row, weights[i], `m=${m} row ${i}`));
+  }
+});
+
+test("the distillation loss and gradient equal core's from T = 0.5 to 100", () => {
+  for (const d of fixture.distill) {
+    assert.ok(near(twin.distillation_loss(d.v, d.z, d.T), d.loss, 1e-12, 1e-16), `loss at T=${d.T}`);
+    all_near(twin.distillation_grad(d.v, d.z, d.T), d.grad, `grad at T=${d.T}`);
+  }
+});

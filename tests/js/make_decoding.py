@@ -1,0 +1,74 @@
+"""Write tests/js/fixtures/decoding.json: core's decoding, attention and distillation answers, for `node --test`.
+
+    python tests/js/make_decoding.py
+
+tests/js/decoding.test.mjs checks static/decoding.mjs against them: the top-k, top-p and min-p masks of
+distributions with exact ties (small integer weights over their sum) at every k and at levels that fall on
+their running sums, the decoding pipeline in each order, a router's weights in both orders, ALiBi's slopes,
+bias and biased weights, and the distillation loss and gradient from T = 0.5 to 100. tests/test_js_tier.py checks
+that the file is what this script writes.
+"""
+
+import json
+import platform
+import sys
+from itertools import permutations
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+import numpy as np  # noqa: E402
+
+import core  # noqa: E402
+
+OUT = HERE / "fixtures" / "decoding.json"
+LEVELS = (0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 0.99, 1.0)
+TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0, 20.0, 100.0)
+
+
+def distributions(rng):
+    rows = [np.array([0.5, 0.3, 0.15, 0.03, 0.02]), np.array([0.4, 0.3, 0.3]), np.full(4, 0.25)]
+    while len(rows) < 20:
+        w = rng.integers(0, 7, size=rng.integers(2, 13))
+        if w.sum():
+            rows.append(w / w.sum())
+    return rows
+
+
+def build():
+    rng = np.random.default_rng(19)
+    cases = []
+    for p in distributions(rng):
+        z = np.log(np.where(p > 0, p, 1e-300))
+        cases.append({
+            "p": p.tolist(), "z": z.tolist(),
+            "top_k": {str(k): core.top_k_mask(z, k).tolist() for k in range(1, len(p) + 2)},
+            "top_p": {str(v): core.top_p_mask(p, v).tolist() for v in LEVELS},
+            "min_p": {str(v): core.min_p_mask(p, v).tolist() for v in LEVELS},
+            "decode": [{"T": T, "stages": [list(s) for s in stages], "p": core.decode(z, T, stages).tolist()}
+                       for T in (0.7, 1.0, 1.5)
+                       for stages in permutations((("top_k", 3), ("top_p", 0.8), ("min_p", 0.2)))],
+        })
+    scores = rng.normal(scale=2.0, size=8)
+    router = {"scores": scores.tolist(),
+              "weights": {order: {str(k): core.router_weights(scores, k, order).tolist() for k in range(1, 9)}
+                          for order in ("mask_then_softmax", "softmax_then_renormalise")}}
+    s = rng.normal(size=(5, 5))
+    alibi = {"slopes": core.alibi_slopes(8).tolist(), "scores": s.tolist(),
+             "by_slope": [{"m": float(m),
+                           "bias": [[None if np.isinf(b) else float(b) for b in row] for row in core.alibi_bias(5, m)],
+                           "weights": core.attention_weights(s, core.alibi_bias(5, m)).tolist()}
+                          for m in core.alibi_slopes(8)]}
+    pairs = [([3.0, 0.0, -1.0, -2.0], [0.375, 0.375, -0.125, -0.625])]
+    pairs += [(rng.normal(scale=3, size=6).tolist(), rng.normal(scale=3, size=6).tolist()) for _ in range(4)]
+    distill = [{"v": v, "z": z, "T": T, "loss": float(core.distillation_loss(v, z, T)),
+                "grad": core.distillation_grad(v, z, T).tolist()} for v, z in pairs for T in TEMPERATURES]
+    fixture = {"produced_by": "tests/js/make_decoding.py", "python": platform.python_version(),
+               "numpy": np.__version__, "cases": cases, "router": router, "alibi": alibi, "distill": distill}
+    return json.dumps(fixture, allow_nan=False, separators=(",", ":")) + "\n"
+
+
+if __name__ == "__main__":
+    OUT.write_text(build(), encoding="utf-8")
+    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")
