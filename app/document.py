@@ -365,7 +365,7 @@ def build(s, mode="file", app_path="", app_url=""):
 
     # The calibration view: the reliability diagram over its histogram of counts (one confidence axis), and the
     # mean NLL against T. Its axes' ends are the page's (static/calibration_view.mjs).
-    n_test = int(sum(heldout.split == "test"))
+    n_test = int((heldout.split == "test").sum())
     fig_rel = small("reliability_figure", t["reliability_title"].replace("{n}", f"{n_test:,}"),
                     t["reliability_hint"], classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
                     x_range=Range1d(0, 1), y_range=Range1d(0, 1.02), visible=s["calib"])

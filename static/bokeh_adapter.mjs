@@ -56,14 +56,14 @@ function set_draggable(page, fig, on) {
   for (const tool of fig.toolbar.tools) if (tool.active !== on) tool.active = on;
 }
 
-/** Paint a figure again on cleared canvases (CanvasView.primary and .overlays, PlotView.request_repaint). A
- * figure at a fractional position never covers its canvas's first row and column whole, and a repaint does not
- * clear them: a new theme would keep the old one's light line along the figure's top and left. */
 /** A figure's inner width in px, 0 before its first layout (reading a property never set throws). */
 function inner_width_of(fig) {
   return fig.properties.inner_width.is_unset ? 0 : fig.inner_width;
 }
 
+/** Paint a figure again on cleared canvases (CanvasView.primary and .overlays, PlotView.request_repaint). A
+ * figure at a fractional position never covers its canvas's first row and column whole, and a repaint does not
+ * clear them: a new theme would keep the old one's light line along the figure's top and left. */
 function repaint_clean(page, fig) {
   const v = view_of(page, fig);
   if (!v) return;

@@ -102,18 +102,14 @@ function calibration_frame(page, s, t, text) {
     fit_path: fit_shown ? { T: [...fit.path], nll: fit.nll.map((v) => v * scale) } : { T: [], nll: [] },
   };
   if (!text) return { sources, readouts: {} };
-  const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
-  const info = (nats) => {
-    const [first, second] = bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2];
-    return `${value_span(nats, fixed3(first, unit))} <span class="aside">= ${fixed3(second, other)}</span>`;
-  };
+  const unit = bits ? t.bits : t.nats;
   const aside = (html) => ` <span class="aside">${html}</span>`;
   const bins = aside(fill(t.bins_aside, { M: s.bins }));
   const count = (v) => v.toLocaleString("en");
   const readouts = {
     ece: `${label(t.ece_label)} ${value_span(n.ece, percent(n.ece))}${bins}`,
     mce: `${label(t.mce_label)} ${value_span(n.mce, percent(n.mce))}${bins}`,
-    nll: `${label(t.nll_label)} ${info(n.nll)}`,
+    nll: `${label(t.nll_label)} ${info_html(n.nll, s, t, true)}`,
     accuracy: `${label(t.accuracy_label)} ${value_span(n.accuracy, percent(n.accuracy))}` +
       aside(fill(t.accuracy_aside, { right: count(n.right), n: count(n.n) })),
     fit: fit_shown

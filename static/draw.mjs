@@ -190,7 +190,7 @@ function fit_to_figures(page, f, s, live) {
     width_of: (text) => text_width(page, font, text),
   };
   fit_hints(page, size);
-  fit_hints(page, size, a.lab_hints, a.lab_figs);
+  if (!live) fit_hints(page, size, a.lab_hints, a.lab_figs); // a gesture's frames change no lab figure's width
   return fit(f, room, a.view);
 }
 

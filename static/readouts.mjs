@@ -33,6 +33,16 @@ function label(text) {
   return `<span class="label">${text}</span>`;
 }
 
+/** An information readout's value: `nats` in the unit state s chose, the other unit beside it; `exact` adds
+ * the value in nats as the value's data-value (for tests and tools). */
+function info_html(nats, s, t, exact = false) {
+  const bits = s.units === "bits";
+  const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
+  const [first, second] = bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2];
+  const value = exact ? ` data-value="${nats}"` : "";
+  return `<span class="value"${value}>${fixed3(first, unit)}</span> <span class="aside">= ${fixed3(second, other)}</span>`;
+}
+
 /** Every readout's HTML for the numbers n of one frame (frame.mjs), its state s and strings t. */
 export function render_readouts(n, s, t) {
   const K = s.z.length;
@@ -41,10 +51,7 @@ export function render_readouts(n, s, t) {
   const bits = s.units === "bits";
   const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
   const in_units = (nats) => (bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2]);
-  const info = (nats) => {
-    const [first, second] = in_units(nats);
-    return `<span class="value">${fixed3(first, unit)}</span> <span class="aside">= ${fixed3(second, other)}</span>`;
-  };
+  const info = (nats) => info_html(nats, s, t);
   const head = [t.col_class, "z", "e<sup>z/T</sup>", t.col_prob, ...(eps ? [t.col_target] : []), t.col_arrow];
   const body = s.z.map((z, k) => table_row(
     [names[k], fmt(z), fmt_exp(z / T), fmt_exp(n.log_p[k]), ...(eps ? [fmt(n.target[k])] : []), fmt(n.g[k])],
