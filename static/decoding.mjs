@@ -2,17 +2,38 @@
 // (not in app/bundle.py's FILES until a view uses it): the same names, rules, ties and order of operations.
 // tests/js/decoding.test.mjs checks it against core on Python's answers.
 
+// A vocabulary comes in rank order: its probabilities are non-increasing, and then the k-th largest and the
+// ascending stable order are read off in one pass instead of a sort of 50,000 words in every frame of a drag.
+function non_increasing(x) {
+  for (let i = 1; i < x.length; i++) if (x[i] > x[i - 1]) return false;
+  return true;
+}
+
 /** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
 export function top_k_mask(z, k) {
   if (k >= z.length) return z.map(() => true);
-  const kth = [...z].sort((a, b) => b - a)[k - 1];
+  const kth = non_increasing(z) ? z[k - 1] : [...z].sort((a, b) => b - a)[k - 1];
   return z.map((v) => v >= kth);
+}
+
+// The classes in ascending order of p, ties by index (a stable sort's order). For non-increasing p that is its
+// runs of equal values taken from the last, each run in index order.
+function ascending_order(p) {
+  if (!non_increasing(p)) return p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+  const order = [];
+  for (let end = p.length; end > 0;) {
+    let start = end - 1;
+    while (start > 0 && p[start - 1] === p[end - 1]) start--;
+    for (let i = start; i < end; i++) order.push(i);
+    end = start;
+  }
+  return order;
 }
 
 /** Which classes top-p keeps from probabilities p, by Hugging Face's rule: sorted ascending (stable), a class
  * is dropped where the running sum is ≤ 1 − top_p; the most probable always stays. */
 export function top_p_mask(p, top_p) {
-  const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+  const order = ascending_order(p);
   const keep = p.map(() => true);
   let running = 0;
   order.forEach((i, rank) => {

@@ -64,3 +64,30 @@ test("the distillation loss and gradient equal core's from T = 0.5 to 100", () =
     all_near(twin.distillation_grad(d.v, d.z, d.T), d.grad, `grad at T=${d.T}`);
   }
 });
+
+// The sort the rule is written with (core/decoding.py top_p_mask), to check the twin's one-pass reading of a
+// distribution in rank order against on a real one: wordfreq's English words, whose buckets are exact ties.
+function top_p_by_sort(p, top_p) {
+  const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+  const keep = p.map(() => true);
+  let running = 0;
+  order.forEach((i, rank) => {
+    running += p[i];
+    if (rank < order.length - 1 && running <= 1 - top_p) keep[i] = false;
+  });
+  return keep;
+}
+
+test("on 50,000 words in rank order, top-k and top-p keep what the sort keeps", () => {
+  const data = JSON.parse(readFileSync(new URL("../../app/data/vocabulary.json", import.meta.url), "utf-8"));
+  const z = data.languages.en.buckets.flatMap(([cB, words]) => words.split(" ").map(() => -cB / 100 * Math.LN10));
+  assert.equal(z.length, 50000);
+  for (const T of [0.5, 1, 2]) {
+    const p = twin.softmax(z, T);
+    for (const top_p of [0.5, 0.8, 0.9, 0.95]) assert.deepEqual(twin.top_p_mask(p, top_p), top_p_by_sort(p, top_p));
+    const sorted = [...p].sort((a, b) => b - a);
+    for (const k of [1, 7, 40, 1000, 49999]) {
+      assert.deepEqual(twin.top_k_mask(p, k), p.map((v) => v >= sorted[k - 1]), `k=${k}`);
+    }
+  }
+});

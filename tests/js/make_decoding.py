@@ -3,10 +3,10 @@
     python tests/js/make_decoding.py
 
 tests/js/decoding.test.mjs checks static/decoding.mjs against them: the top-k, top-p and min-p masks of
-distributions with exact ties (small integer weights over their sum) at every k and at levels that fall on
-their running sums, the decoding pipeline in each order, a router's weights in both orders, ALiBi's slopes,
-bias and biased weights, and the distillation loss and gradient from T = 0.5 to 100. tests/test_js_tier.py checks
-that the file is what this script writes.
+distributions with exact ties (small integer weights over their sum), shuffled and in rank order, at every k
+and at levels that fall on their running sums, the decoding pipeline in each order, a router's weights in both
+orders, ALiBi's slopes, bias and biased weights, and the distillation loss and gradient from T = 0.5 to 100.
+tests/test_js_tier.py checks that the file is what this script writes.
 """
 
 import json
@@ -33,7 +33,8 @@ def distributions(rng):
         w = rng.integers(0, 7, size=rng.integers(2, 13))
         if w.sum():
             rows.append(w / w.sum())
-    return rows
+    # The same in rank order too, as a vocabulary comes: the twin reads those without sorting.
+    return rows + [np.sort(r)[::-1] for r in rows]
 
 
 def build():
