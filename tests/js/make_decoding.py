@@ -5,8 +5,9 @@
 tests/js/decoding.test.mjs checks static/decoding.mjs against them: the top-k, top-p and min-p masks of
 distributions with exact ties (small integer weights over their sum), shuffled and in rank order, at every k
 and at levels that fall on their running sums, the decoding pipeline in each order, a router's weights in both
-orders, ALiBi's slopes, bias and biased weights, and the distillation loss and gradient from T = 0.5 to 100.
-tests/test_js_tier.py checks that the file is what this script writes.
+orders, ALiBi's slopes, bias and biased weights, the distillation loss and gradient from T = 0.5 to 100, and
+top-p and top-k on a real vocabulary in rank order, as runs of kept words. tests/test_js_tier.py checks that
+the file is what this script writes.
 """
 
 import json
@@ -21,10 +22,13 @@ sys.path.insert(0, str(HERE.parents[1]))
 import numpy as np  # noqa: E402
 
 import core  # noqa: E402
+from app import vocabulary  # noqa: E402
 
 OUT = HERE / "fixtures" / "decoding.json"
 LEVELS = (0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 0.99, 1.0)
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0, 20.0, 100.0)
+VOCABULARY_LEVELS = (0.5, 0.8, 0.9, 0.95)
+VOCABULARY_KS = (1, 7, 40, 1000, 49_999)
 
 
 def distributions(rng):
@@ -35,6 +39,20 @@ def distributions(rng):
             rows.append(w / w.sum())
     # The same in rank order too, as a vocabulary comes: the twin reads those without sorting.
     return rows + [np.sort(r)[::-1] for r in rows]
+
+
+def runs(mask):
+    """The kept classes as [start, end) runs of indices: a vocabulary's masks are a few runs long."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], mask.astype(np.int8), [0]))))
+    return edges.reshape(-1, 2).tolist()
+
+
+def on_vocabulary():
+    """top-p and top-k on wordfreq's 50,000 English words in rank order (their buckets are exact ties)."""
+    z = vocabulary.unigram("en")[1]
+    return [{"T": T, "top_p": {str(v): runs(core.top_p_mask(core.softmax(z, T=T), v)) for v in VOCABULARY_LEVELS},
+             "top_k": {str(k): runs(core.top_k_mask(core.softmax(z, T=T), k)) for k in VOCABULARY_KS}}
+            for T in (0.5, 1.0, 2.0)]
 
 
 def build():
@@ -66,7 +84,8 @@ def build():
     distill = [{"v": v, "z": z, "T": T, "loss": float(core.distillation_loss(v, z, T)),
                 "grad": core.distillation_grad(v, z, T).tolist()} for v, z in pairs for T in TEMPERATURES]
     fixture = {"produced_by": "tests/js/make_decoding.py", "python": platform.python_version(),
-               "numpy": np.__version__, "cases": cases, "router": router, "alibi": alibi, "distill": distill}
+               "numpy": np.__version__, "cases": cases, "router": router, "alibi": alibi, "distill": distill,
+               "vocabulary": on_vocabulary()}
     return json.dumps(fixture, allow_nan=False, separators=(",", ":")) + "\n"
 
 
