@@ -51,15 +51,18 @@ const DIVIDE_FIRST = Number.MAX_VALUE / 1024;
 
 // (z_k − max z)/T, the shifted and scaled logits: every entry ≤ 0 and the largest is exactly 0, so exp
 // never overflows, and for T → 0 the tied maxima stay at 0 while the rest go to −inf.
+// A Float64Array filled by a loop: rows of 50,000 words stay within a frame (bench_vocabulary.mjs).
 function scaled_shifted(z, T) {
   const m = max_of(z);
-  if (T > DIVIDE_FIRST) return z.map((v) => v / T - m / T);
-  return z.map((v) => (v - m) / T);
+  const u = new Float64Array(z.length);
+  if (T > DIVIDE_FIRST) for (let k = 0; k < z.length; k++) u[k] = z[k] / T - m / T;
+  else for (let k = 0; k < z.length; k++) u[k] = (z[k] - m) / T;
+  return u;
 }
 
 // log Σ_k e^{u_k} for u ≤ 0 with u[top] = 0: log1p of the others, the top term left out (as core does).
 function log1p_others(u, top) {
-  const e = u.map((v, k) => (k === top ? 0 : Math.exp(v)));
+  const e = Array.from(u, (v, k) => (k === top ? 0 : Math.exp(v)));
   return Math.log1p(pairwise_sum(e));
 }
 
@@ -74,9 +77,12 @@ export function logsumexp(z) {
 export function softmax(z, T = 1.0) {
   check_logits(z);
   check_temperature(T);
-  const e = scaled_shifted(z, T).map(Math.exp);
+  const e = scaled_shifted(z, T);
+  for (let k = 0; k < e.length; k++) e[k] = Math.exp(e[k]);
   const s = pairwise_sum(e);
-  return e.map((v) => v / s);
+  const p = new Array(e.length);
+  for (let k = 0; k < e.length; k++) p[k] = e[k] / s;
+  return p;
 }
 
 /** log_softmax(z, T)_k = u_k − logsumexp(u), u = (z − max z)/T. */
@@ -85,7 +91,7 @@ export function log_softmax(z, T = 1.0) {
   check_temperature(T);
   const u = scaled_shifted(z, T);
   const lse = log1p_others(u, z.indexOf(max_of(z)));
-  return u.map((v) => v - lse);
+  return Array.from(u, (v) => v - lse);
 }
 
 /** The smoothed one-hot target y'_k = (1 − ε)[k = y] + ε/K. */
