@@ -14,10 +14,10 @@ from importlib import resources
 
 # The maths and the rules first (pure), then the page glue read top-down: Bokeh's internals, the lesson and its
 # commit, drawing, controls, gestures, start-up (whose default export is the callback).
-FILES = ("digits.mjs", "softmax.mjs", "sampling.mjs", "calibration.mjs", "rules.mjs", "actions.mjs", "readouts.mjs",
-         "lab.mjs", "frame.mjs", "link.mjs", "tour.mjs",
-         "bokeh_adapter.mjs", "lesson.mjs", "draw.mjs", "calibration_view.mjs", "controls.mjs", "gestures.mjs",
-         "startup.mjs")
+FILES = ("digits.mjs", "softmax.mjs", "sampling.mjs", "calibration.mjs", "decoding.mjs", "rules.mjs", "actions.mjs",
+         "readouts.mjs", "lab.mjs", "frame.mjs", "link.mjs", "tour.mjs",
+         "bokeh_adapter.mjs", "lesson.mjs", "draw.mjs", "calibration_view.mjs", "lm_view.mjs", "controls.mjs",
+         "gestures.mjs", "startup.mjs")
 TOP_LEVEL = re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let|var)\s+"
                        r"([A-Za-z_$][\w$]*)", re.M)
 

@@ -13,7 +13,8 @@ their widget kind (static/controls.mjs, which receives the rows), and the tests 
   its own field (a link's `lock` and `hide`, app/fields.py); it is hidden when its own field is hidden;
 - row: which row of controls it sits in (0 and 1 under the figures, 2 above the sections of readouts; then
   the lab: 4 what a learner opens, 5 the gradient steps, 6 the draws, 7 the naive softmax, each shown with
-  its part; 9 the calibration view's; 3 the page's commands, at the end; 8 the guided path's, above the
+  its part; 9 the calibration view's; 10 and 11 the road to language models' (decoding; attention and the
+  router); 3 the page's commands, at the end; 8 the guided path's, above the
   figures); width in px;
 - symbol: what a log slider's label calls its value ("T = 0.501"); primary: a button drawn as the main one.
 
@@ -86,6 +87,14 @@ CONTROLS = (
     Control("calibration_T", "slider", "calibration_T", field="cT", row=9, width=300),
     Control("fit_T", "button", "fit_T", action="fit_T", writes=("cT",), row=9, width=200, primary=True),
     Control("bins", "select", "bins", field="bins", row=9, width=120),
+    Control("language_model", "toggle", "language_model", field="lm", row=4, width=250),
+    Control("vocab_lang", "select", "vocab_lang", field="vlang", row=10, width=190),
+    # The three filters in Hugging Face's order (temperature, top-k, top-p, min-p), each renormalising.
+    Control("top_k", "number", "top_k", field="topk", row=10, width=130),
+    Control("top_p", "slider", "top_p", field="topp", row=10, width=220),
+    Control("min_p", "slider", "min_p", field="minp", row=10, width=220),
+    Control("alibi_head", "select", "alibi_head", field="head", row=11, width=170),
+    Control("router_k", "number", "router_k", field="rk", row=11, width=130),
     Control("sections", "checks", "sections", field="open", row=2, width=340),
     Control("class_names", "text", "class_names_box", field="names", action="rename", row=3, width=320),
     Control("tour", "toggle", "tour", field="tour", row=3, width=150),
@@ -102,7 +111,8 @@ CONTROLS = (
     Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
     Control("tour_setup", "button", "tour_setup", action="tour_setup",
             writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
-                    "dtype", "calib", "cT", "bins", "units", "open"), row=8, width=190),
+                    "dtype", "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units",
+                    "open"), row=8, width=190),
     Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
             primary=True),
 )

@@ -44,7 +44,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from . import bundle, calibration, controls, steps
+from . import bundle, calibration, controls, steps, vocabulary
 from .actions import PRESETS
 from .controls import CONTROLS
 from .controls import table as controls_table
@@ -89,7 +89,7 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
         # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
         # sigmoid are always shown.
         # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
-        "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour", "9": "calib"},
+        "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour", "9": "calib", "10": "lm", "11": "lm"},
         "section_of": {"probs": "table", "formula": "table", "entropy": "info", "floor": "info", "kl": "info",
                        "perplexity": "info", "info": "info", "gap": "info", "lse": "lse", "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
@@ -117,6 +117,14 @@ LAB_SOURCES = {"loss_history": ("step", "loss", "y"), "samples": ("x", "count", 
 CALIBRATION_SOURCES = {
     "reliability": ("confidence", "accuracy", "count", "lower", "upper", "mid", "width", "gap_bottom", "gap_top"),
     "nll_curve": ("T", "val", "test"), "nll_now": ("T", "nll"), "fit_path": ("T", "nll")}
+# The road to language models', which static/lm_view.mjs fills from `lexicon` (Python fills it: data, not a
+# frame): every kept word in rank order with its renormalised p, the filters' row, ranks log-spaced for the
+# rank-probability plot (p before the filters, and after them where kept), the causal attention weights of the
+# classes as tokens, the router's experts, and the distillation gradient's norm on a log grid of T.
+LM_SOURCES = {"vocab": ("word", "p"), "decoding": ("T", "top_k", "top_p", "min_p", "kept"),
+              "vocab_curve": ("rank", "p"), "vocab_kept": ("rank", "p"),
+              "attention": ("i", "j", "weight", "color", "text"), "router": ("expert", "x", "weight", "label"),
+              "distill": ("T", "grad", "grad_T2"), "distill_now": ("T", "grad", "grad_T2")}
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
 LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
@@ -132,8 +140,11 @@ READOUTS = {
     "update": "readout-lab", "race": "readout-lab", "chain": "readout-lab", "naive": "readout-lab",
     "ece": "readout-lab", "mce": "readout-lab", "nll": "readout-lab", "accuracy": "readout-lab",
     "fit": "readout-lab", "calibration": "readout-lab",
+    "decoding": "readout-lab", "uniform": "readout-lab", "alibi": "readout-lab", "routing": "readout-lab",
+    "distillation": "readout-lab", "lm": "readout-lab",
 }
 CALIBRATION_READOUTS = ("ece", "mce", "nll", "accuracy", "fit")  # under the NLL curve; "calibration" below them
+LM_READOUTS = ("decoding", "uniform")  # beside the rank-probability plot; the others under the three figures
 
 
 # Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
@@ -175,9 +186,11 @@ class LessonDocument:
 # every document has a model with each name, or a model with it as a CSS class (the readouts). Every control
 # of app/controls.py is named by its row; a contract control without a row would fail the tests.
 CONTRACT = {
-    "sources": ("logits", "probs", "neg_grad", "settings", "target", "heldout", "reliability"),
+    "sources": ("logits", "probs", "neg_grad", "settings", "target", "heldout", "reliability", "vocab", "decoding",
+                "attention", "router", "distill"),
     "controls": ("temperature", "true_class", "add_one", "reset", "add_class", "remove_class", "class_names",
-                 "preset", "label_smoothing", "units", "copy_link", "lang", "calibration_T", "fit_T", "bins"),
+                 "preset", "label_smoothing", "units", "copy_link", "lang", "calibration_T", "fit_T", "bins",
+                 "top_k", "top_p", "min_p", "vocab_lang", "alibi_head", "router_k"),
     "readouts": ("readout-loss", "readout-entropy", "readout-floor", "readout-kl", "readout-perplexity",
                  "readout-gap", "readout-ece", "readout-mce", "readout-nll", "readout-accuracy"),
     "page": ("notice", "logit_figure", "prob_figure", "lesson", "wire"),
@@ -241,10 +254,13 @@ def build(s, mode="file", app_path="", app_url=""):
     lesson = LessonModel(state=s, name="lesson")
     wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
     sources = {name: ColumnDataSource({column: [] for column in columns}, name=name)
-               for name, columns in {**SOURCES, **LAB_SOURCES, **CALIBRATION_SOURCES}.items()}
+               for name, columns in {**SOURCES, **LAB_SOURCES, **CALIBRATION_SOURCES, **LM_SOURCES}.items()}
     heldout = calibration.data()
     sources["heldout"] = ColumnDataSource({"logits": heldout.logits.tolist(), "label": heldout.labels.tolist(),
                                            "split": heldout.split.tolist()}, name="heldout")
+    sources["lexicon"] = ColumnDataSource({"lang": list(vocabulary.LANGS),
+                                           "packed": [vocabulary.packed(lang) for lang in vocabulary.LANGS]},
+                                          name="lexicon")
     # theme=auto starts light: the page knows the reader's preference and draws it before the first frame shows.
     palette, size = THEMES.get(s["theme"], THEMES["light"]), SIZES["lecture" if s["lecture"] else "normal"]
 
@@ -412,6 +428,63 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in calibration_figs.values():
         f.xgrid.grid_line_color = palette["grid"]
 
+    # The road to language models: the next word's rank against its p on log-log axes (a Zipf line at T = 1)
+    # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
+    # axes' ends are the page's (static/lm_view.mjs).
+    V = len(vocabulary.unigram(s["vlang"])[0])
+    fig_vocab = small("vocab_figure", t["vocab_title"].replace("{V}", f"{V:,}"), t["vocab_hint"], tools="",
+                      height=330, sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
+                      x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"])
+    vocab_line = fig_vocab.line(x="rank", y="p", source=sources["vocab_curve"], line_color=palette["muted"],
+                                line_width=2)
+    vocab_kept = fig_vocab.scatter(x="rank", y="p", source=sources["vocab_kept"], size=6, fill_color=palette["bar"],
+                                   line_color=palette["bar"], level="overlay")
+    fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
+                                                                                  ("p", "@p{0.000e}")]))
+    fig_att = small("attention_figure", t["attention_title"], t["attention_hint"], tools="", height=330,
+                    sizing_mode="stretch_width", x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5),
+                    visible=s["lm"])
+    att_cells = fig_att.rect(x="j", y="i", width=0.96, height=0.96, source=sources["attention"], fill_color="color",
+                             line_color=None, level="overlay")
+    att_text = fig_att.text(x="j", y="i", text="text", source=sources["attention"], text_align="center",
+                            text_baseline="middle", text_font_size=size["hint"], text_color="#1d2733",
+                            level="overlay")
+    fig_att.add_tools(HoverTool(renderers=[att_cells], tooltips=[("i, j", "@i, @j"), ("a_ij", "@weight{0.0000}")]))
+    fig_att.ygrid.grid_line_color = None
+    fig_router = small("router_figure", t["router_title"], t["router_hint"].replace("{k}", str(s["rk"])), tools="",
+                       height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
+                       visible=s["lm"])
+    router_bars = fig_router.vbar(x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
+                                  fill_color=palette["bar"], line_color=palette["bg"], level="overlay")
+    router_text = fig_router.text(x="x", y="weight", text="label", source=sources["router"], text_align="center",
+                                  text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
+                                  text_font_size=size["hint"], text_color=palette["fg"], level="overlay")
+    lo, hi = BY_KEY["T"].bounds
+    fig_distill = small("distill_figure", t["distill_title"], t["distill_hint"], tools="", height=330,
+                        sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log", x_range=Range1d(lo, hi),
+                        y_range=Range1d(1e-3, 10), visible=s["lm"])
+    grad_line = fig_distill.line(x="T", y="grad", source=sources["distill"], line_color=palette["target"],
+                                 line_width=2)
+    grad_T2_line = fig_distill.line(x="T", y="grad_T2", source=sources["distill"], line_color=palette["bar"],
+                                    line_width=2.5)
+    distill_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5)
+    fig_distill.add_layout(distill_span)
+    distill_now = fig_distill.scatter(x="T", y="grad_T2", source=sources["distill_now"], size=11,
+                                      fill_color=palette["fg"], line_color=palette["bg"], line_width=2,
+                                      level="overlay")
+    fig_distill.add_tools(HoverTool(renderers=[grad_T2_line], mode="vline",
+                                    tooltips=[("T", "@T{0.000}"), ("‖∇‖", "@grad{0.000e}"),
+                                              ("‖∇‖·T²", "@grad_T2{0.000}")]))
+    lm_figs = {"vocab": fig_vocab, "attention": fig_att, "router": fig_router, "distill": fig_distill}
+    for axis in (fig_router.xaxis[0], fig_att.xaxis[0], fig_att.yaxis[0]):
+        class_axis(axis)
+    fig_vocab.xaxis.axis_label, fig_vocab.yaxis.axis_label = t["vocab_x"], t["vocab_y"]
+    fig_att.xaxis.axis_label, fig_att.yaxis.axis_label = t["attention_x"], t["attention_y"]
+    fig_router.yaxis.axis_label = t["router_y"]
+    fig_distill.xaxis.axis_label, fig_distill.yaxis.axis_label = t["distill_x"], t["distill_y"]
+    for f in (fig_vocab, fig_distill):
+        f.xgrid.grid_line_color = palette["grid"]
+
     # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
     look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
     controls = {c.name: widget(c, s, t, look) for c in CONTROLS}
@@ -462,6 +535,15 @@ def build(s, mode="file", app_path="", app_url=""):
                                css_classes=["fig-column"], stylesheets=sheets, **stretch)
     calibration_row = row(*([calibration_left] if s["calib"] else []), calibration_right, spacing=16, **wrap)
 
+    # The road to language models the same way: the rank-probability plot beside its readouts, then attention,
+    # the router and distillation in a row, each put in the layout when the view is first opened
+    # (static/lm_view.mjs place_lm_figures).
+    lm_right = column(*(divs[k] for k in LM_READOUTS), css_classes=["fig-column"], stylesheets=sheets, **stretch)
+    lm_top = row(*([fig_vocab] if s["lm"] else []), lm_right, spacing=16, **wrap)
+    lm_bottom = row(*([fig_att, fig_router, fig_distill] if s["lm"] else []), spacing=16, **wrap)
+    for f in (fig_vocab, fig_att, fig_router, fig_distill):
+        f.css_classes = [*f.css_classes, "fig-column"]
+
     # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
     # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
@@ -491,6 +573,13 @@ def build(s, mode="file", app_path="", app_url=""):
         bands[9],
         calibration_row,
         row(readouts("calibration"), **wrap),
+        # The road to language models: a real vocabulary's next word, then three more softmaxes, and their
+        # readouts (the ALiBi identity, the router's two orders, distillation's T²) with a few sentences.
+        bands[10],
+        lm_top,
+        bands[11],
+        lm_bottom,
+        row(readouts("alibi", "routing", "distillation", "lm"), **wrap),
         bands[3],
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
@@ -504,13 +593,18 @@ def build(s, mode="file", app_path="", app_url=""):
         "steps": steps.table(), "sections_title": sections_title, "root": layout,
         "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
-        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs},
+        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs, **lm_figs},
         "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0],
-                      **{key: f.above[0] for key, f in calibration_figs.items()}},
+                      **{key: f.above[0] for key, f in {**calibration_figs, **lm_figs}.items()}},
         "lab_axes": {"loss_x": fig_loss.xaxis[0], "loss_y": fig_loss.yaxis[0], "jacobian_x": fig_jac.xaxis[0],
                      "jacobian_y": fig_jac.yaxis[0],
-                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in calibration_figs.items()
+                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in {**calibration_figs, **lm_figs}.items()
                         for xy in "xy"}},
+        "lm_layout": {"top": lm_top, "bottom": lm_bottom, "vocab": fig_vocab,
+                      "figs": [fig_att, fig_router, fig_distill]},
+        "lm": {"line": vocab_line.glyph, "kept": vocab_kept.glyph, "router": router_bars.glyph,
+               "router_text": router_text.glyph, "att_text": att_text.glyph, "grad": grad_line.glyph,
+               "grad_T2": grad_T2_line.glyph, "span": distill_span, "now": distill_now.glyph},
         "calibration_layout": {"row": calibration_row, "left": calibration_left, "right": calibration_right,
                                "nll": fig_nll},
         "calibration": {"diagonal": diagonal.glyph, "bars": rel_bars.glyph, "gaps": gaps.glyph,
@@ -519,7 +613,9 @@ def build(s, mode="file", app_path="", app_url=""):
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
         "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
-                  *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0]))],
+                  *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
+                  fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_distill.xgrid[0],
+                  fig_distill.ygrid[0]],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
@@ -537,7 +633,7 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_z, fig_p):
         f.js_on_change("inner_width", callback)
         f.js_on_change("inner_height", callback)
-    for f in (fig_loss, fig_jac, *calibration_figs.values()):
+    for f in (fig_loss, fig_jac, *calibration_figs.values(), *lm_figs.values()):
         f.js_on_change("inner_width", callback)
     for c in CONTROLS:
         if c.widget == "button":

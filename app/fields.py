@@ -35,7 +35,8 @@ TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
 # The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
 # control that moves the logits (the points, their inputs, the buttons that change them).
 CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
-              "calib", "cT", "bins", "units", "names", "lang", "theme", "lecture", "open", "step", "tour")
+              "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units",
+              "names", "lang", "theme", "lecture", "open", "step", "tour")
 SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
 # The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
 # the true class), the information (entropy, floor, KL, perplexity, the information bar) and log-sum-exp (with
@@ -122,6 +123,27 @@ FIELDS = (
     Field("bins", "calibration_bins", "choice", "M, the number of equal-width confidence bins of the reliability "
           "diagram, ECE and MCE.", default="15", choices=("10", "15", "20"), link="bins",
           cli=Option("--bins", help="confidence bins of the reliability diagram")),
+    Field("lm", "show_language_model", "flag", "Show the road to language models (app/vocabulary.py): a real "
+          "vocabulary's next word under top-k, top-p and min-p, attention with ALiBi, a router and distillation.",
+          default=False, link="lm", cli=Option("--language-model", help="show the road to language models")),
+    Field("vlang", "vocab_lang", "choice", "The vocabulary's language: wordfreq's 50,000 English words or 29,988 "
+          "Korean ones, each word's logit ln(frequency).", default="en", choices=LANGS, link="vlang",
+          cli=Option("--vocabulary", help="the vocabulary's language")),
+    Field("topk", "top_k", "count", "Top-k: keep the k most probable words (ties with the k-th stay); 0 keeps "
+          "every word.", default=0, bounds=(0, 50_000), refusal="topk_range", link="topk",
+          cli=Option("--top-k", help="top-k, the words kept ({lo} to {hi}; 0: off)", example="50")),
+    Field("topp", "top_p", "real", "Top-p (nucleus): keep the most probable words until their mass passes p, by "
+          "Hugging Face's rule; 1 keeps every word.", default=1.0, bounds=(0.0, 1.0), refusal="topp_range",
+          link="topp", cli=Option("--top-p", help="top-p, the nucleus's mass ({lo} to {hi}; 1: off)", example="0.9")),
+    Field("minp", "min_p", "real", "Min-p: keep the words with p ≥ min-p · max p; 0 keeps every word.",
+          default=0.0, bounds=(0.0, 1.0), refusal="minp_range", link="minp",
+          cli=Option("--min-p", help="min-p, relative to the top word ({lo} to {hi}; 0: off)", example="0.05")),
+    Field("head", "alibi_head", "choice", "The ALiBi head h of 8 whose slope m_h = 2^(−8h/8) biases the attention "
+          "weights; 0: no bias.", default="0", choices=tuple(str(h) for h in range(9)), link="head",
+          cli=Option("--alibi-head", help="the ALiBi head, 1 to 8 (0: no bias)")),
+    Field("rk", "router_k", "count", "The router's k: how many experts (the classes) each token is sent to.",
+          default=2, bounds=(1, 10), refusal="rk_range", link="rk",
+          cli=Option("--router-k", help="the experts a token goes to ({lo} to {hi})")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
           choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",

@@ -273,7 +273,9 @@ TEXT = {
                        "dtype": "the number type", "learn": "the gradient steps",
                        "logloss": "the loss figure's scale", "step": "the step of the path",
                        "tour": "the guided path", "calib": "the calibration view",
-                       "cT": "the classifier's temperature", "bins": "the bins"},
+                       "cT": "the classifier's temperature", "bins": "the bins",
+                       "lm": "the language-model view", "vlang": "the vocabulary", "topk": "top-k",
+                       "topp": "top-p", "minp": "min-p", "head": "the ALiBi head", "rk": "the router's k"},
         "class_names": ["cat", "dog", "bird", "fish", "horse", "frog", "deer", "ship", "truck", "plane"],
         "logit_title": "Logits z (drag the points)",
         "logit_hint": "teal arrows: −∂L/∂z = (y′ − p)/T, drawn at 2× length",
@@ -360,6 +362,52 @@ TEXT = {
         "accuracy_aside": "{right} of {n} right, the same at every T",
         "fit_none": "“Fit T on validation” runs Newton's method on β = 1/T over the {n} validation digits.",
         "fit_done": "Newton's method on β = 1/T from T = 1: {path}. Validation NLL {before} → {after}.",
+        "language_model": "The road to language models",
+        "vocab_lang": "Vocabulary",
+        "vocab_lang_options": {"en": "50,000 English words", "ko": "29,988 Korean words"},
+        "top_k": "Top-k (0: off)",
+        "top_p": "Top-p (1: off)",
+        "min_p": "Min-p (0: off)",
+        "alibi_head": "ALiBi head",
+        "alibi_head_options": {"0": "none", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
+        "router_k": "Router's k",
+        "vocab_title": "The next word over {V} words: p = softmax(ln f / T)",
+        "vocab_hint": "grey: softmax(ln f / T) · blue: the kept words, renormalised",
+        "vocab_x": "rank of the word (log scale)",
+        "vocab_y": "p (log scale)",
+        "attention_title": "Causal attention, the classes as tokens",
+        "attention_hint": "row i attends to keys j ≤ i: softmax_j(z_j/T − m(i − j))",
+        "attention_x": "key j",
+        "attention_y": "query i",
+        "router_title": "A router over the classes as experts",
+        "router_hint": "the top {k} experts' weights, summing to 1",
+        "router_y": "weight",
+        "distill_title": "Distillation: the student's gradient against T",
+        "distill_hint": "orange: ‖∂KL/∂z‖ · blue: ‖∂KL/∂z‖·T² · dot: your T",
+        "distill_x": "temperature T (log scale)",
+        "distill_y": "gradient norm (log scale)",
+        "decoding_label": "Kept:",
+        "decoding_kept": "{kept} of {V} words",
+        "decoding_mass": "their mass before renormalising {mass}",
+        "decoding_top": "The most probable, renormalised:",
+        "uniform_label": "A model that knows nothing scores ln V =",
+        "uniform_aside": "ln 50,257 = {gpt2} for GPT-2's vocabulary",
+        "alibi_none": "No ALiBi bias: each query's weights are softmax_j(z_j/T) over the keys it can see.",
+        "alibi_identity": "ALiBi adds −m(i − j), m = {m}. Within a row −m·i is the same for every key, so the "
+                          "weights are also softmax_j(z_j/T + m·j): the largest difference between the two on "
+                          "this page is {diff}.",
+        "router_orders": "Mask then softmax, or softmax then renormalise: the two orders' weights differ by at "
+                         "most {diff}.",
+        "distill_limit": "Teacher v = ({v}), student z = your logits. ‖∇‖·T² at T = {at}: {values}; it "
+                         "tends to ‖(z − z̄) − (v − v̄)‖/K = {limit}, which is why distillation scales its loss "
+                         "by T².",
+        "lm_text": "<p>A language model ends in a softmax over its whole vocabulary. Here the vocabulary is real: "
+                   "the most frequent words of wordfreq (CC BY-SA 4.0), each word's logit the log of its "
+                   "frequency, so at T = 1 the next word is drawn as often as people write it.</p><p>Decoding "
+                   "changes which words may come next: top-k keeps the k most probable, top-p the fewest whose "
+                   "mass reaches p, min-p those at least min-p times as probable as the top word; each "
+                   "renormalises what it keeps. Attention, a mixture-of-experts router and distillation are "
+                   "softmaxes too, drawn on the logits you drag.</p>",
         "calibration_text": "<p><b>Calibration</b> asks whether “90 % sure” is right 90 % of the time. This "
                             "classifier, a logistic regression trained on only 200 handwritten 8×8 digits, is "
                             "right on 91 % of the test digits but too sure of itself at T = 1: its bars sit under "
@@ -425,6 +473,10 @@ TEXT = {
         "logit_range": "A logit lies within ±{limit}.",
         "T_range": "T lies from {T_lo} to {T_hi}.",
         "cT_range": "The classifier's T lies from {cT_lo} to {cT_hi}.",
+        "topk_range": "Top-k lies from {topk_lo} to {topk_hi} (0: off).",
+        "topp_range": "Top-p lies from {topp_lo} to {topp_hi}.",
+        "minp_range": "Min-p lies from {minp_lo} to {minp_hi}.",
+        "rk_range": "The router's k lies from {rk_lo} to {rk_hi}.",
         "eps_range": "ε lies from {eps_lo} to {eps_hi}.",
         "lr_range": "η lies from {lr_lo} to {lr_hi}.",
         "n_range": "N lies from {n_lo} to {n_hi}.",
@@ -460,7 +512,9 @@ TEXT = {
                        "open": "펼친 부분", "n": "뽑는 횟수", "seed": "시드", "sample": "뽑기",
                        "jacobian": "야코비안", "naive": "순진한 소프트맥스", "dtype": "수 형식",
                        "learn": "경사 하강 걸음", "logloss": "손실 그림의 눈금", "step": "따라 배우기 단계",
-                       "tour": "따라 배우기", "calib": "보정 보기", "cT": "분류기의 온도", "bins": "구간 수"},
+                       "tour": "따라 배우기", "calib": "보정 보기", "cT": "분류기의 온도", "bins": "구간 수",
+                       "lm": "언어 모델 보기", "vlang": "어휘", "topk": "top-k", "topp": "top-p", "minp": "min-p",
+                       "head": "ALiBi 헤드", "rk": "라우터의 k"},
         "class_names": ["고양이", "개", "새", "물고기", "말", "개구리", "사슴", "배", "트럭", "비행기"],
         "logit_title": "점수(로짓) z: 점을 끌어 보세요",
         "logit_hint": "청록 화살표: −∂L/∂z = (y′ − p)/T, 2배 길이로 그림",
@@ -548,6 +602,49 @@ TEXT = {
         "accuracy_aside": "{n}개 중 {right}개 맞음, 어떤 T에서도 같음",
         "fit_none": "“검증 데이터로 T 맞추기”는 검증 숫자 {n}개에서 β = 1/T에 뉴턴 방법을 씁니다.",
         "fit_done": "β = 1/T에 뉴턴 방법, T = 1에서 시작: {path}. 검증 NLL {before} → {after}.",
+        "language_model": "언어 모델로 가는 길",
+        "vocab_lang": "어휘",
+        "vocab_lang_options": {"en": "영어 단어 50,000개", "ko": "한국어 단어 29,988개"},
+        "top_k": "Top-k (0: 끔)",
+        "top_p": "Top-p (1: 끔)",
+        "min_p": "Min-p (0: 끔)",
+        "alibi_head": "ALiBi 헤드",
+        "alibi_head_options": {"0": "없음", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
+        "router_k": "라우터의 k",
+        "vocab_title": "단어 {V}개 중 다음 단어: p = softmax(ln f / T)",
+        "vocab_hint": "회색: softmax(ln f / T) · 파랑: 남긴 단어, 다시 정규화",
+        "vocab_x": "단어의 순위 (로그 눈금)",
+        "vocab_y": "p (로그 눈금)",
+        "attention_title": "인과적 어텐션, 부류를 토큰으로",
+        "attention_hint": "행 i는 j ≤ i인 키를 봅니다: softmax_j(z_j/T − m(i − j))",
+        "attention_x": "키 j",
+        "attention_y": "쿼리 i",
+        "router_title": "부류를 전문가로 보는 라우터",
+        "router_hint": "상위 {k}개 전문가의 가중치, 합은 1",
+        "router_y": "가중치",
+        "distill_title": "증류: 온도에 따른 학생의 기울기",
+        "distill_hint": "주황: ‖∂KL/∂z‖ · 파랑: ‖∂KL/∂z‖·T² · 점: 지금의 T",
+        "distill_x": "온도 T (로그 눈금)",
+        "distill_y": "기울기의 크기 (로그 눈금)",
+        "decoding_label": "남긴 단어:",
+        "decoding_kept": "{V}개 중 {kept}개",
+        "decoding_mass": "다시 정규화하기 전 확률의 합 {mass}",
+        "decoding_top": "가장 그럴듯한 단어 (다시 정규화):",
+        "uniform_label": "아무것도 모르는 모델의 손실 ln V =",
+        "uniform_aside": "GPT-2의 어휘에서는 ln 50,257 = {gpt2}",
+        "alibi_none": "ALiBi 편향 없음: 각 쿼리의 가중치는 볼 수 있는 키에 대한 softmax_j(z_j/T)입니다.",
+        "alibi_identity": "ALiBi는 −m(i − j)를 더합니다 (m = {m}). 한 행에서 −m·i는 모든 키에 같으므로 가중치는 "
+                          "softmax_j(z_j/T + m·j)와도 같습니다: 이 페이지에서 둘의 가장 큰 차이는 {diff}입니다.",
+        "router_orders": "가리고 소프트맥스, 또는 소프트맥스 후 다시 정규화: 두 순서의 가중치 차이는 많아야 "
+                         "{diff}입니다.",
+        "distill_limit": "교사 v = ({v}), 학생 z = 여러분의 점수. T = {at}에서 ‖∇‖·T²: {values}; 이 값은 "
+                         "‖(z − z̄) − (v − v̄)‖/K = {limit}에 다가갑니다. 그래서 증류는 손실에 T²을 곱합니다.",
+        "lm_text": "<p>언어 모델은 어휘 전체에 대한 소프트맥스로 끝납니다. 여기의 어휘는 진짜입니다: "
+                   "wordfreq (CC BY-SA 4.0)의 가장 흔한 단어들이고, 각 단어의 점수는 빈도의 로그이므로 "
+                   "T = 1에서 다음 단어는 사람들이 쓰는 만큼 자주 뽑힙니다.</p><p>디코딩은 다음에 올 수 있는 "
+                   "단어를 바꿉니다: top-k는 가장 그럴듯한 k개를, top-p는 확률의 합이 p에 이르는 가장 적은 "
+                   "단어를, min-p는 1위 단어의 min-p배 이상인 단어를 남기고, 각각 남긴 것을 다시 정규화합니다. "
+                   "어텐션, 전문가 혼합의 라우터, 증류도 소프트맥스이며, 여러분이 끄는 점수 위에 그려집니다.</p>",
         "calibration_text": "<p><b>보정</b>은 “90 % 확신”이 실제로 90 %의 경우에 맞는지를 묻습니다. 이 분류기는 "
                             "8×8 손글씨 숫자 200개만으로 학습한 로지스틱 회귀로, 시험 숫자의 91 %를 맞히지만 "
                             "T = 1에서는 지나치게 확신합니다: 막대가 대각선 아래에 있습니다.</p><p>모든 로짓을 "
@@ -612,6 +709,10 @@ TEXT = {
         "logit_range": "점수는 ±{limit} 안에 있습니다.",
         "T_range": "T는 {T_lo}에서 {T_hi} 사이입니다.",
         "cT_range": "분류기의 T는 {cT_lo}에서 {cT_hi} 사이입니다.",
+        "topk_range": "Top-k는 {topk_lo}에서 {topk_hi} 사이입니다 (0: 끔).",
+        "topp_range": "Top-p는 {topp_lo}에서 {topp_hi} 사이입니다.",
+        "minp_range": "Min-p는 {minp_lo}에서 {minp_hi} 사이입니다.",
+        "rk_range": "라우터의 k는 {rk_lo}에서 {rk_hi} 사이입니다.",
         "eps_range": "ε은 {eps_lo}에서 {eps_hi} 사이입니다.",
         "lr_range": "η는 {lr_lo}에서 {lr_hi} 사이입니다.",
         "n_range": "N은 {n_lo}에서 {n_hi} 사이입니다.",

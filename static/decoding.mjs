@@ -1,5 +1,5 @@
-// The JavaScript twin of core/decoding.py, core/attention.py and core/distillation.py, for the views of issue 19
-// (not in app/bundle.py's FILES until a view uses it): the same names, rules, ties and order of operations.
+// The JavaScript twin of core/decoding.py, core/attention.py and core/distillation.py, for the road to language
+// models (lm_view.mjs): the same names, rules, ties and order of operations.
 // tests/js/decoding.test.mjs checks it against core on Python's answers.
 
 // A vocabulary comes in rank order: its probabilities are non-increasing, and then the k-th largest and the

@@ -41,8 +41,9 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (point_size) set_if_changed(a.glyphs.points, { size: point_size });
   const lab = lab_frame(page, s, f, t, text);
   const calibration = calibration_frame(page, s, t, text);
+  const lm = lm_frame(page, s, t, text);
   const dragging = live && page.gesture?.kind === "drag";
-  for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources, ...calibration.sources })) {
+  for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources, ...calibration.sources, ...lm.sources })) {
     if (name === "logits" && dragging) continue; // the tool's own, mid-drag
     if (!same_columns(a.sources[name].data, data)) a.sources[name].data = data;
   }
@@ -50,8 +51,9 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   draw_lab_figures(page, s, f);
   draw_calibration(page, s, t);
+  draw_lm(page, s, t);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
-  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts, ...calibration.readouts })) {
+  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts })) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
     // Left out: a readout of a section the learner has not opened, and an empty one (the gap without ε, the
     // sigmoid past two classes). Shown before it is written: Bokeh draws a Div anew when it appears.

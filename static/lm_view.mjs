@@ -1,0 +1,267 @@
+// The road to language models: a real vocabulary's next word under the decoding filters, then three more
+// softmaxes drawn on the logits a learner drags (attention with ALiBi, a router, distillation). The words come
+// from the `lexicon` source, which Python fills (app/vocabulary.py `packed`); every number is computed here
+// with decoding.mjs, the twin of core/decoding.py, core/attention.py and core/distillation.py.
+
+// The teacher of the distillation figure: the reference's v = (3, 0, −1, −2), one less per further class.
+const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
+const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
+const DISTILL_AT = [1, 2, 4, 8, 20, 100]; // the reference's temperatures, in the readout
+const CURVE_RANKS = 400; // the rank-probability plot's ranks, log-spaced: a line, not 50,000 points
+const TOP_WORDS = 10; // the kept words the readout lists
+const GPT2_VOCABULARY = 50257;
+// A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
+// cells' dark text is written light on the two darkest.
+const BLUES = ["#eff3ff", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#084594"];
+const LM_READOUTS = ["decoding", "uniform", "alibi", "routing", "distillation", "lm"];
+
+async function unpack(packed) {
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+/** The words of `lang` in rank order and their logits ln(frequency), as app/vocabulary.py `unigram` reads
+ * them; null while they are being unpacked (the page draws again once they are). */
+function vocabulary_of(page, lang) {
+  page.lexicon ??= {};
+  const entry = page.lexicon[lang];
+  if (entry) return entry.words ? entry : null;
+  page.lexicon[lang] = { pending: true };
+  const data = page.a.sources.lexicon.data;
+  unpack(data.packed[data.lang.indexOf(lang)]).then((buckets) => {
+    const words = [], z = [];
+    for (const [cB, text] of buckets) {
+      for (const word of text.split(" ")) {
+        words.push(word);
+        z.push(-cB / 100 * Math.LN10);
+      }
+    }
+    page.lexicon[lang] = { words, z };
+    if (!page.gesture) draw(page, now(page));
+  });
+  return null;
+}
+
+/** The filters a state turns on, in Hugging Face's order; a filter at its "off" value is left out. */
+export function decoding_stages(s) {
+  return [...(s.topk > 0 ? [["top_k", s.topk]] : []), ...(s.topp < 1 ? [["top_p", s.topp]] : []),
+    ...(s.minp > 0 ? [["min_p", s.minp]] : [])];
+}
+
+/** softmax(z/T), then each filter in turn renormalising what it keeps (decoding.mjs decode), with the kept
+ * set (every filter's mask) and p before the filters. */
+export function decoded(z, T, stages) {
+  const before = softmax(z, T);
+  let p = before;
+  const keep = new Array(z.length).fill(true);
+  for (const [name, value] of stages) {
+    const mask = MASKS[name](p, value);
+    for (let i = 0; i < keep.length; i++) keep[i] &&= mask[i];
+    p = renormalise(p, mask);
+  }
+  return { before, p, keep };
+}
+
+function log_ranks(V) {
+  const ranks = new Set();
+  for (let i = 0; i < CURVE_RANKS; i++) ranks.add(Math.round(V ** (i / (CURVE_RANKS - 1))));
+  return [...ranks];
+}
+
+/** The decoding figures at state s, once per vocabulary, T and filters (a drag of the logits leaves them). */
+function decoding_numbers(page, s, vocab) {
+  const key = JSON.stringify([s.vlang, s.T, s.topk, s.topp, s.minp]);
+  if (page.decoding?.key === key) return page.decoding;
+  const { words, z } = vocab;
+  const { before, p, keep } = decoded(z, s.T, decoding_stages(s));
+  const kept = { word: [], p: [] };
+  let mass = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (!keep[i]) continue;
+    kept.word.push(words[i]);
+    kept.p.push(p[i]);
+    mass += before[i];
+  }
+  const curve = { rank: [], p: [] }, shown = { rank: [], p: [] };
+  for (const r of log_ranks(words.length)) {
+    if (before[r - 1] > 0) {
+      curve.rank.push(r);
+      curve.p.push(before[r - 1]);
+    }
+    if (keep[r - 1] && p[r - 1] > 0) {
+      shown.rank.push(r);
+      shown.p.push(p[r - 1]);
+    }
+  }
+  page.decoding = { key, lang: s.vlang, kept, mass, curve, shown, V: words.length };
+  return page.decoding;
+}
+
+/** Each token's attention weights over the tokens before it and itself: the classes as tokens, s_ij = z_j/T,
+ * and ALiBi's bias −m(i − j) of head h (m = 0 for none), with the identity's other side softmax_j(s_ij + m·j). */
+export function attention_numbers(z, T, head) {
+  const K = z.length;
+  const m = head > 0 ? alibi_slopes(8)[head - 1] : 0;
+  const scores = Array.from({ length: K }, () => z.map((v) => v / T));
+  const weights = attention_weights(scores, alibi_bias(K, m));
+  let diff = 0;
+  for (let i = 0; i < K; i++) {
+    const tilted = softmax(scores[i].map((v, j) => (j <= i ? v + m * j : -Infinity)), 1);
+    for (let j = 0; j < K; j++) diff = Math.max(diff, Math.abs(tilted[j] - weights[i][j]));
+  }
+  return { m, weights, diff };
+}
+
+/** ‖∂KL(q_T ‖ p_T)/∂z‖ at temperature T and its T²-scaled size: the student z against the teacher v. */
+export function distill_point(v, z, T) {
+  const g = distillation_grad(v, z, T);
+  const norm = Math.sqrt(pairwise_sum(g.map((x) => x * x)));
+  return { grad: norm, grad_T2: norm * T * T };
+}
+
+function lm_sources(page, s, vocab) {
+  const K = s.z.length;
+  const d = vocab ? decoding_numbers(page, s, vocab) : null;
+  const att = attention_numbers(s.z, s.T, Number(s.head));
+  const cells = { i: [], j: [], weight: [], color: [], text: [] };
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j < K; j++) {
+      const w = att.weights[i][j];
+      const step = Math.min(BLUES.length - 1, Math.floor(w * BLUES.length));
+      cells.i.push(i);
+      cells.j.push(j);
+      cells.weight.push(w);
+      cells.color.push(j <= i ? BLUES[step] : "rgba(0, 0, 0, 0)");
+      cells.text.push(j <= i && K <= 6 ? fmt_text(w) : "");
+    }
+  }
+  const weights = router_weights(s.z, s.rk);
+  const v = TEACHER.slice(0, K);
+  const grid = DISTILL_GRID.map((T) => distill_point(v, s.z, T));
+  const now_point = distill_point(v, s.z, s.T);
+  return {
+    d, att, weights, v,
+    sources: {
+      ...(d ? { vocab: d.kept, vocab_curve: d.curve, vocab_kept: d.shown,
+        decoding: { T: [s.T], top_k: [s.topk], top_p: [s.topp], min_p: [s.minp], kept: [d.kept.word.length] } } : {}),
+      attention: cells,
+      router: { expert: s.z.map((_, k) => k), x: s.z.map((_, k) => k), weight: weights,
+        label: weights.map((w) => (w > 0 ? fmt_text(w) : "")) },
+      distill: { T: DISTILL_GRID, grad: grid.map((g) => g.grad), grad_T2: grid.map((g) => g.grad_T2) },
+      distill_now: { T: [s.T], grad: [now_point.grad], grad_T2: [now_point.grad_T2] },
+    },
+  };
+}
+
+/** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
+function lm_frame(page, s, t, text) {
+  if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
+  const vocab = vocabulary_of(page, s.vlang);
+  const n = lm_sources(page, s, vocab);
+  if (!text) return { sources: n.sources, readouts: {} };
+  const aside = (html) => ` <span class="aside">${html}</span>`;
+  const count = (x) => x.toLocaleString("en");
+  const d = n.d;
+  const rows = d ? d.kept.word.slice(0, TOP_WORDS).map((word, r) =>
+    `<tr><td>${r + 1}</td><td>${escape_html(word)}</td><td>${fmt(d.kept.p[r])}</td></tr>`).join("") : "";
+  const router_b = router_weights(s.z, s.rk, "softmax_then_renormalise");
+  const router_diff = Math.max(...n.weights.map((w, k) => Math.abs(w - router_b[k])));
+  const readouts = {
+    decoding: d ? `${label(t.decoding_label)} <span class="value" data-value="${d.kept.word.length}">` +
+      `${fill(t.decoding_kept, { kept: count(d.kept.word.length), V: count(d.V) })}</span>` +
+      aside("· " + fill(t.decoding_mass, { mass: fmt(d.mass) })) +
+      `<p>${t.decoding_top}</p><table class="words"><tbody>${rows}</tbody></table>` : "…",
+    uniform: d ? `${label(t.uniform_label)} ${info_html(Math.log(d.V), s, t, true)}` +
+      aside(fill(t.uniform_aside, { gpt2: fmt(Math.log(GPT2_VOCABULARY)) })) : "",
+    alibi: n.att.m > 0 ? fill(t.alibi_identity, { m: `1/${2 ** Number(s.head)}`,
+      diff: `<span class="value" data-value="${n.att.diff}">${fmt(n.att.diff)}</span>` }) : t.alibi_none,
+    routing: fill(t.router_orders, { diff: `<span class="value" data-value="${router_diff}">${fmt(router_diff)}</span>` }),
+    distillation: fill(t.distill_limit, { v: n.v.map(logit_text).join(", "),
+      at: DISTILL_AT.join(", "), values: DISTILL_AT.map((T) => fmt(distill_point(n.v, s.z, T).grad_T2)).join(", "),
+      limit: fmt(distill_limit(n.v, s.z)) }),
+    lm: t.lm_text,
+  };
+  return { sources: n.sources, readouts };
+}
+
+/** lim_{T→∞} ‖∇‖·T² = ‖(z − z̄) − (v − v̄)‖/K: softmax(x/T) ≈ 1/K + (x − x̄)/(K·T). */
+export function distill_limit(v, z) {
+  const K = z.length;
+  const mz = pairwise_sum(z) / K, mv = pairwise_sum(v) / K;
+  return Math.sqrt(pairwise_sum(z.map((x, k) => ((x - mz) - (v[k] - mv)) ** 2))) / K;
+}
+
+/** The view's figures for state s: shown with it, their axes' ends and ticks, the mark at its T, their texts
+ * in the language, and their glyphs in the theme. */
+function draw_lm(page, s, t) {
+  const { a } = page;
+  const figs = [a.lm_layout.vocab, ...a.lm_layout.figs];
+  for (const fig of figs) set_if_changed(fig, { visible: s.lm });
+  if (!s.lm) return;
+  place_lm_figures(a.lm_layout);
+  const K = s.z.length;
+  const d = page.decoding?.lang === s.vlang && page.lexicon?.[s.vlang]?.words ? page.decoding : null;
+  if (d) {
+    const lows = [...d.curve.p, ...d.shown.p];
+    const lo = 10 ** Math.floor(Math.log10(Math.min(...lows)));
+    set_if_changed(a.lab_figs.vocab.y_range, { start: lo, end: 2 });
+    set_if_changed(a.lab_figs.vocab.x_range, { start: 0.8, end: d.V * 1.3 });
+  }
+  set_if_changed(a.lab_figs.attention.x_range, { start: -0.5, end: K - 0.5 });
+  set_if_changed(a.lab_figs.attention.y_range, { start: K - 0.5, end: -0.5 });
+  set_if_changed(a.lab_figs.router.x_range, { start: -0.6, end: K - 0.4 });
+  const grads = a.sources.distill.data.grad.concat(a.sources.distill.data.grad_T2).filter((g) => g > 0);
+  if (grads.length) {
+    set_if_changed(a.lab_figs.distill.y_range, { start: 10 ** Math.floor(Math.log10(Math.min(...grads))),
+      end: 10 ** Math.ceil(Math.log10(Math.max(...grads))) });
+  }
+  set_if_changed(a.lm.span, { location: s.T });
+  const names = JSON.stringify(s.names);
+  if (page.applied.lm_names !== names) {
+    for (const axis of [a.lab_axes.attention_x, a.lab_axes.attention_y, a.lab_axes.router_x]) {
+      axis.ticker.ticks = s.z.map((_, k) => k);
+      axis.formatter.args = { names: [...s.names] };
+    }
+    page.applied.lm_names = names;
+  }
+  const texts = JSON.stringify([s.lang, s.vlang, s.rk, d?.V]);
+  if (page.applied.lm_texts !== texts) {
+    const V = d ? d.V.toLocaleString("en") : "…";
+    const titles = { vocab: fill(t.vocab_title, { V }), attention: t.attention_title, router: t.router_title,
+      distill: t.distill_title };
+    for (const [key, title] of Object.entries(titles)) {
+      a.lab_figs[key].title.text = title;
+      a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk });
+    }
+    a.lab_axes.vocab_x.axis_label = t.vocab_x;
+    a.lab_axes.vocab_y.axis_label = t.vocab_y;
+    a.lab_axes.attention_x.axis_label = t.attention_x;
+    a.lab_axes.attention_y.axis_label = t.attention_y;
+    a.lab_axes.router_y.axis_label = t.router_y;
+    a.lab_axes.distill_x.axis_label = t.distill_x;
+    a.lab_axes.distill_y.axis_label = t.distill_y;
+    page.applied.lm_texts = texts;
+  }
+  const theme = shown_theme(s);
+  if (page.applied.lm_look !== theme) {
+    const p = a.themes[theme];
+    const g = a.lm;
+    g.line.line_color = p.muted;
+    g.kept.setv({ fill_color: p.bar, line_color: p.bar });
+    g.router.setv({ fill_color: p.bar, line_color: p.bg });
+    g.router_text.text_color = p.fg;
+    g.grad.line_color = p.target;
+    g.grad_T2.line_color = p.bar;
+    g.span.line_color = p.span;
+    g.now.setv({ fill_color: p.fg, line_color: p.bg });
+    page.applied.lm_look = theme;
+  }
+}
+
+// The view's figures join the layout when it is first opened (app/document.py keeps them out while it is
+// closed), as the calibration view's do.
+function place_lm_figures({ top, bottom, vocab, figs }) {
+  if (!top.children.includes(vocab)) top.children = [vocab, ...top.children];
+  if (!bottom.children.length) bottom.children = [...figs];
+}
