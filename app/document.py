@@ -540,7 +540,9 @@ def build(s, mode="file", app_path="", app_url=""):
     # (static/lm_view.mjs place_lm_figures).
     lm_right = column(*(divs[k] for k in LM_READOUTS), css_classes=["fig-column"], stylesheets=sheets, **stretch)
     lm_top = row(*([fig_vocab] if s["lm"] else []), lm_right, spacing=16, **wrap)
-    lm_bottom = row(*([fig_att, fig_router, fig_distill] if s["lm"] else []), spacing=16, **wrap)
+    lm_figures = row(fig_att, fig_router, fig_distill, spacing=16, **wrap)
+    lm_below = readouts("alibi", "routing", "distillation", "lm")
+    lm_bottom = column(*([lm_figures] if s["lm"] else []), lm_below, **stretch)
     for f in (fig_vocab, fig_att, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
 
@@ -579,7 +581,6 @@ def build(s, mode="file", app_path="", app_url=""):
         lm_top,
         bands[11],
         lm_bottom,
-        row(readouts("alibi", "routing", "distillation", "lm"), **wrap),
         bands[3],
         live,
         name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
@@ -600,8 +601,7 @@ def build(s, mode="file", app_path="", app_url=""):
                      "jacobian_y": fig_jac.yaxis[0],
                      **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in {**calibration_figs, **lm_figs}.items()
                         for xy in "xy"}},
-        "lm_layout": {"top": lm_top, "bottom": lm_bottom, "vocab": fig_vocab,
-                      "figs": [fig_att, fig_router, fig_distill]},
+        "lm_layout": {"top": lm_top, "bottom": lm_bottom, "vocab": fig_vocab, "figures": lm_figures},
         "lm": {"line": vocab_line.glyph, "kept": vocab_kept.glyph, "router": router_bars.glyph,
                "router_text": router_text.glyph, "att_text": att_text.glyph, "grad": grad_line.glyph,
                "grad_T2": grad_T2_line.glyph, "span": distill_span, "now": distill_now.glyph},

@@ -196,7 +196,7 @@ export function distill_limit(v, z) {
  * in the language, and their glyphs in the theme. */
 function draw_lm(page, s, t) {
   const { a } = page;
-  const figs = [a.lm_layout.vocab, ...a.lm_layout.figs];
+  const figs = [a.lab_figs.vocab, a.lab_figs.attention, a.lab_figs.router, a.lab_figs.distill];
   for (const fig of figs) set_if_changed(fig, { visible: s.lm });
   if (!s.lm) return;
   place_lm_figures(a.lm_layout);
@@ -261,7 +261,7 @@ function draw_lm(page, s, t) {
 
 // The view's figures join the layout when it is first opened (app/document.py keeps them out while it is
 // closed), as the calibration view's do.
-function place_lm_figures({ top, bottom, vocab, figs }) {
+function place_lm_figures({ top, bottom, vocab, figures }) {
   if (!top.children.includes(vocab)) top.children = [vocab, ...top.children];
-  if (!bottom.children.length) bottom.children = [...figs];
+  if (!bottom.children.includes(figures)) bottom.children = [figures, ...bottom.children];
 }
