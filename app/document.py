@@ -83,6 +83,8 @@ SIZES = {
 VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
         "head_per_unit": 24, "min_arrow": 0.04, "break_at": 0.12, "break_angle": 0.6, "break_size": 24,
         "dot_size": 8, "label_gap": 16, "many_classes": 6, "bar_width": 0.62,
+        # The kept words the road to language models lists (the page's Hangul covers every word it can list).
+        "top_words": 10,
         # Where labels sit, in px (static/frame.mjs `fit` keeps them clear of everything else by `clearance`):
         # a cut arrow's value right of it, a bar's value above it, a point's value left of it and a little down.
         "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,

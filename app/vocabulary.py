@@ -60,3 +60,24 @@ def packed(lang):
         raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
     text = json.dumps(_data()["languages"][lang]["buckets"], ensure_ascii=False, separators=(",", ":"))
     return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+
+
+def listable(lang, n):
+    """The words a list of the n most probable kept words can hold, whatever the filters keep.
+
+    Top-k and min-p keep the words above a bound (ties included); top-p may also drop the first words of the run
+    of equal frequencies it stops in (Hugging Face's rule), so a list can skip into that run: it holds at most
+    the n words after the end of a run that starts within the first n. The page's Hangul covers these
+    (tests/reference/make_hangul_font.py).
+
+    >>> listable("ko", 10)[:5], len(listable("ko", 10))
+    (['이', '는', '을', '하', '에'], 20)
+    """
+    words, z = unigram(lang)
+    end = n
+    for start in range(min(n, len(z))):
+        run_end = start
+        while run_end + 1 < len(z) and z[run_end + 1] == z[start]:
+            run_end += 1
+        end = max(end, run_end + 1 + n)
+    return words[:end]

@@ -8,7 +8,6 @@ const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
 const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
 const DISTILL_AT = [1, 2, 4, 8, 20, 100]; // the reference's temperatures, in the readout
 const CURVE_RANKS = 400; // the rank-probability plot's ranks, log-spaced: a line, not 50,000 points
-const TOP_WORDS = 10; // the kept words the readout lists
 const GPT2_VOCABULARY = 50257;
 // A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
 // cells' dark text is written light on the two darkest.
@@ -163,7 +162,7 @@ function lm_frame(page, s, t, text) {
   const aside = (html) => ` <span class="aside">${html}</span>`;
   const count = (x) => x.toLocaleString("en");
   const d = n.d;
-  const rows = d ? d.kept.word.slice(0, TOP_WORDS).map((word, r) =>
+  const rows = d ? d.kept.word.slice(0, page.a.view.top_words).map((word, r) =>
     `<tr><td>${r + 1}</td><td>${escape_html(word)}</td><td>${fmt(d.kept.p[r])}</td></tr>`).join("") : "";
   const router_b = router_weights(s.z, s.rk, "softmax_then_renormalise");
   const router_diff = Math.max(...n.weights.map((w, k) => Math.abs(w - router_b[k])));

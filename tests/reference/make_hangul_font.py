@@ -4,7 +4,8 @@
 
 A machine without a Korean font (a Debian image, a lab's Linux box) draws every Korean label as an empty box.
 The page carries the glyphs it needs itself: the Hangul, Hangul Jamo and CJK punctuation of app/strings.py's
-Korean table (labels, notices, the default class names), in Noto Sans CJK KR Regular and Bold (weights 400
+Korean table (labels, notices, the default class names) and of the Korean words the road to language models can
+list (app/vocabulary.py `listable`), in Noto Sans CJK KR Regular and Bold (weights 400
 and 700, what the page's text uses) from Debian's fonts-noto-cjk, subset with fontTools and renamed "SX Hangul"
 (a modified font takes a name of its own; the licence reserves only "Source"). Nothing else is read. The
 glyphs are the font's own; its licence, the SIL Open Font License 1.1, is static/fonts/OFL.txt, with the
@@ -25,6 +26,8 @@ from fontTools.ttLib import TTCollection
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from app import vocabulary  # noqa: E402
+from app.document import VIEW  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 
 OUT = ROOT / "static" / "fonts"
@@ -50,8 +53,9 @@ def strings(value):
 
 
 def needed():
-    """The code points of the Korean table that fall in RANGES, sorted."""
-    text = "".join(strings(TEXT["ko"]))
+    """The code points of the Korean table and of the Korean words the decoding readout can list that fall in
+    RANGES, sorted."""
+    text = "".join(strings(TEXT["ko"])) + "".join(vocabulary.listable("ko", VIEW["top_words"]))
     return sorted({ord(c) for c in text if any(lo <= ord(c) <= hi for lo, hi in RANGES)})
 
 
