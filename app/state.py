@@ -16,7 +16,7 @@ from param.parameterized import Parameters, Undefined
 
 import core
 
-from . import actions, calibration, fields, rules
+from . import actions, calibration, fields, rules, vocabulary
 from .rules import K_BOUNDS
 from .strings import LANGS, default_class_names
 
@@ -387,6 +387,16 @@ class Lesson(_LessonFields):
         (0.0202, 0.913, 0.318)
         """
         return calibration.report(self.calibration_T, int(self.calibration_bins))
+
+    def next_word(self):
+        """The road to language models' next word at the lesson's T, vocabulary and filters: the kept words in
+        rank order and their renormalised p (app/vocabulary.py `next_word`, what the page's `vocab` source holds).
+
+        >>> words, p = Lesson(top_k=3).next_word()
+        >>> words, p.round(3).tolist()
+        (['the', 'to', 'and'], [0.505, 0.253, 0.242])
+        """
+        return vocabulary.next_word(self.vocab_lang, self.T, self.top_k, self.top_p, self.min_p)
 
     def step(self, n=1):
         """n steps of gradient descent on the logits, z ← z − η·(p − y′)/T with the lesson's learning rate η,

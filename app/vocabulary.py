@@ -21,6 +21,10 @@ from importlib.resources import files
 
 import numpy as np
 
+import core
+
+MASKS = {"top_k": core.top_k_mask, "top_p": core.top_p_mask, "min_p": core.min_p_mask}
+
 LANGS = ("en", "ko")
 
 
@@ -81,3 +85,32 @@ def listable(lang, n):
             run_end += 1
         end = max(end, run_end + 1 + n)
     return words[:end]
+
+
+def stages(top_k=0, top_p=1.0, min_p=0.0):
+    """The decoding filters turned on, in Hugging Face's order (temperature, top-k, top-p, min-p); a filter at
+    its off value (top-k 0, top-p 1, min-p 0) is left out, as the page does (static/lm_view.mjs).
+
+    >>> stages(top_k=50, top_p=0.9)
+    (('top_k', 50), ('top_p', 0.9))
+    """
+    return (*((("top_k", top_k),) if top_k > 0 else ()), *((("top_p", top_p),) if top_p < 1 else ()),
+            *((("min_p", min_p),) if min_p > 0 else ()))
+
+
+def next_word(lang, T=1.0, top_k=0, top_p=1.0, min_p=0.0):
+    """The kept words of `lang` in rank order and their renormalised p after softmax(ln f / T) and the filters:
+    each filter keeps some words of the current distribution and renormalises it (core.decode).
+
+    >>> words, p = next_word("en", top_p=0.5)
+    >>> len(words), words[:3], round(float(p[0]), 4)
+    (116, ['the', 'to', 'and'], 0.1105)
+    """
+    words, z = unigram(lang)
+    p = core.softmax(z, T=T)
+    keep = np.ones(len(z), dtype=bool)
+    for name, value in stages(top_k, top_p, min_p):
+        mask = MASKS[name](p, value)
+        keep &= mask
+        p = core.renormalise(p, mask)
+    return [w for w, k in zip(words, keep, strict=True) if k], p[keep]

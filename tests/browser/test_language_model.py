@@ -27,16 +27,10 @@ STATES = [("en", 1.0, 0, 1.0, 0.0), ("en", 1.0, 50, 1.0, 0.0), ("en", 1.0, 0, 0.
 REFERENCE = {"z": [0.375, 0.375, -0.125, -0.625], "v": [3.0, 0.0, -1.0, -2.0]}
 
 
-def stages_of(top_k, top_p, min_p):
-    """The filters turned on, in Hugging Face's order (each at its off value is left out)."""
-    return (*((("top_k", top_k),) if top_k > 0 else ()), *((("top_p", top_p),) if top_p < 1 else ()),
-            *((("min_p", min_p),) if min_p > 0 else ()))
-
-
 def expected(lang, T, top_k, top_p, min_p):
     """core's kept words (every filter's mask, in Hugging Face's order) and their renormalised p."""
     words, z = vocabulary.unigram(lang)
-    stages = stages_of(top_k, top_p, min_p)
+    stages = vocabulary.stages(top_k, top_p, min_p)
     p = core.softmax(z, T=T)
     keep = np.ones(len(z), dtype=bool)
     for name, value in stages:
@@ -68,7 +62,7 @@ def check_decoding(pg, state):
     curve, kept = lp.data(pg, "vocab_curve"), lp.data(pg, "vocab_kept")
     ranks = np.array(curve["rank"]) - 1
     np.testing.assert_allclose(curve["p"], before[ranks], rtol=1e-12, atol=1e-300)
-    final = core.decode(z, state[1], stages_of(*state[2:]))
+    final = core.decode(z, state[1], vocabulary.stages(*state[2:]))
     np.testing.assert_allclose(kept["p"], final[np.array(kept["rank"], dtype=int) - 1], rtol=1e-12, atol=1e-300)
     assert all(final[r - 1] > 0 for r in kept["rank"])
 
