@@ -125,7 +125,7 @@ CALIBRATION_SOURCES = {
 # classes as tokens, the router's experts, and the distillation gradient's norm on a log grid of T.
 LM_SOURCES = {"vocab": ("word", "p"), "decoding": ("T", "top_k", "top_p", "min_p", "kept"),
               "vocab_curve": ("rank", "p"), "vocab_kept": ("rank", "p"),
-              "attention": ("i", "j", "weight", "color", "text"), "router": ("expert", "x", "weight", "label"),
+              "attention": ("i", "j", "weight", "color", "ink", "text"), "router": ("expert", "x", "weight", "label"),
               "distill": ("T", "grad", "grad_T2"), "distill_now": ("T", "grad", "grad_T2")}
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
@@ -434,9 +434,9 @@ def build(s, mode="file", app_path="", app_url=""):
     # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
     # axes' ends are the page's (static/lm_view.mjs).
     V = len(vocabulary.unigram(s["vlang"])[0])
-    fig_vocab = small("vocab_figure", t["vocab_title"].replace("{V}", f"{V:,}"), t["vocab_hint"], tools="",
+    fig_vocab = small("vocab_figure", t["vocab_title"], t["vocab_hint"].replace("{V}", f"{V:,}"), tools="",
                       height=330, sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
-                      x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"])
+                      x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"], min_border_right=24)
     vocab_line = fig_vocab.line(x="rank", y="p", source=sources["vocab_curve"], line_color=palette["muted"],
                                 line_width=2)
     vocab_kept = fig_vocab.scatter(x="rank", y="p", source=sources["vocab_kept"], size=6, fill_color=palette["bar"],
@@ -449,7 +449,7 @@ def build(s, mode="file", app_path="", app_url=""):
     att_cells = fig_att.rect(x="j", y="i", width=0.96, height=0.96, source=sources["attention"], fill_color="color",
                              line_color=None, level="overlay")
     att_text = fig_att.text(x="j", y="i", text="text", source=sources["attention"], text_align="center",
-                            text_baseline="middle", text_font_size=size["hint"], text_color="#1d2733",
+                            text_baseline="middle", text_font_size=size["hint"], text_color="ink",
                             level="overlay")
     fig_att.add_tools(HoverTool(renderers=[att_cells], tooltips=[("i, j", "@i, @j"), ("a_ij", "@weight{0.0000}")]))
     fig_att.ygrid.grid_line_color = None
@@ -464,7 +464,7 @@ def build(s, mode="file", app_path="", app_url=""):
     lo, hi = BY_KEY["T"].bounds
     fig_distill = small("distill_figure", t["distill_title"], t["distill_hint"], tools="", height=330,
                         sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log", x_range=Range1d(lo, hi),
-                        y_range=Range1d(1e-3, 10), visible=s["lm"])
+                        y_range=Range1d(1e-3, 10), visible=s["lm"], min_border_right=24)
     grad_line = fig_distill.line(x="T", y="grad", source=sources["distill"], line_color=palette["target"],
                                  line_width=2)
     grad_T2_line = fig_distill.line(x="T", y="grad_T2", source=sources["distill"], line_color=palette["bar"],
@@ -543,7 +543,7 @@ def build(s, mode="file", app_path="", app_url=""):
     lm_right = column(*(divs[k] for k in LM_READOUTS), css_classes=["fig-column"], stylesheets=sheets, **stretch)
     lm_top = row(*([fig_vocab] if s["lm"] else []), lm_right, spacing=16, **wrap)
     lm_figures = row(fig_att, fig_router, fig_distill, spacing=16, **wrap)
-    lm_below = readouts("alibi", "routing", "distillation", "lm")
+    lm_below = row(readouts("alibi", "routing", "distillation", "lm"), **wrap)
     lm_bottom = column(*([lm_figures] if s["lm"] else []), lm_below, **stretch)
     for f in (fig_vocab, fig_att, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]

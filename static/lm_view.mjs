@@ -7,6 +7,7 @@
 const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
 const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
 const DISTILL_AT = [1, 2, 4, 8, 20, 100]; // the reference's temperatures, in the readout
+const DISTILL_DECADES = 6;
 const CURVE_RANKS = 400; // the rank-probability plot's ranks, log-spaced: a line, not 50,000 points
 const GPT2_VOCABULARY = 50257;
 // A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
@@ -123,7 +124,7 @@ function lm_sources(page, s, vocab) {
   const K = s.z.length;
   const d = vocab ? decoding_numbers(page, s, vocab) : null;
   const att = attention_numbers(s.z, s.T, Number(s.head));
-  const cells = { i: [], j: [], weight: [], color: [], text: [] };
+  const cells = { i: [], j: [], weight: [], color: [], ink: [], text: [] };
   for (let i = 0; i < K; i++) {
     for (let j = 0; j < K; j++) {
       const w = att.weights[i][j];
@@ -132,6 +133,7 @@ function lm_sources(page, s, vocab) {
       cells.j.push(j);
       cells.weight.push(w);
       cells.color.push(j <= i ? BLUES[step] : "rgba(0, 0, 0, 0)");
+      cells.ink.push(step >= BLUES.length - 2 ? "#ffffff" : "#1d2733");
       cells.text.push(j <= i && K <= 6 ? fmt_text(w) : "");
     }
   }
@@ -172,7 +174,7 @@ function lm_frame(page, s, t, text) {
       aside("· " + fill(t.decoding_mass, { mass: fmt(d.mass) })) +
       `<p>${t.decoding_top}</p><table class="words"><tbody>${rows}</tbody></table>` : "…",
     uniform: d ? `${label(t.uniform_label)} ${info_html(Math.log(d.V), s, t, true)}` +
-      aside(fill(t.uniform_aside, { gpt2: fmt(Math.log(GPT2_VOCABULARY)) })) : "",
+      aside("· " + fill(t.uniform_aside, { gpt2: fmt(Math.log(GPT2_VOCABULARY)) })) : "",
     alibi: n.att.m > 0 ? fill(t.alibi_identity, { m: `1/${2 ** Number(s.head)}`,
       diff: `<span class="value" data-value="${n.att.diff}">${fmt(n.att.diff)}</span>` }) : t.alibi_none,
     routing: fill(t.router_orders, { diff: `<span class="value" data-value="${router_diff}">${fmt(router_diff)}</span>` }),
@@ -212,8 +214,11 @@ function draw_lm(page, s, t) {
   set_if_changed(a.lab_figs.router.x_range, { start: -0.6, end: K - 0.4 });
   const grads = a.sources.distill.data.grad.concat(a.sources.distill.data.grad_T2).filter((g) => g > 0);
   if (grads.length) {
-    set_if_changed(a.lab_figs.distill.y_range, { start: 10 ** Math.floor(Math.log10(Math.min(...grads))),
-      end: 10 ** Math.ceil(Math.log10(Math.max(...grads))) });
+    // Six decades at most: at small T both softmaxes are nearly one-hot and the gradient vanishes like e^(−gap/T),
+    // a line that would otherwise squeeze the large-T plateau (the point of the figure) into a sliver.
+    const top = Math.ceil(Math.log10(Math.max(...grads)));
+    const bottom = Math.max(Math.floor(Math.log10(Math.min(...grads))), top - DISTILL_DECADES);
+    set_if_changed(a.lab_figs.distill.y_range, { start: 10 ** bottom, end: 10 ** top });
   }
   set_if_changed(a.lm.span, { location: s.T });
   const names = JSON.stringify(s.names);
@@ -227,11 +232,9 @@ function draw_lm(page, s, t) {
   const texts = JSON.stringify([s.lang, s.vlang, s.rk, d?.V]);
   if (page.applied.lm_texts !== texts) {
     const V = d ? d.V.toLocaleString("en") : "…";
-    const titles = { vocab: fill(t.vocab_title, { V }), attention: t.attention_title, router: t.router_title,
-      distill: t.distill_title };
-    for (const [key, title] of Object.entries(titles)) {
-      a.lab_figs[key].title.text = title;
-      a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk });
+    for (const key of ["vocab", "attention", "router", "distill"]) {
+      a.lab_figs[key].title.text = t[`${key}_title`];
+      a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk, V });
     }
     a.lab_axes.vocab_x.axis_label = t.vocab_x;
     a.lab_axes.vocab_y.axis_label = t.vocab_y;
@@ -243,9 +246,13 @@ function draw_lm(page, s, t) {
     page.applied.lm_texts = texts;
   }
   const theme = shown_theme(s);
-  if (page.applied.lm_look !== theme) {
+  const look = JSON.stringify([theme, s.lecture]);
+  if (page.applied.lm_look !== look) {
     const p = a.themes[theme];
+    const size = a.sizes[s.lecture ? "lecture" : "normal"];
     const g = a.lm;
+    g.att_text.text_font_size = size.hint;
+    g.router_text.text_font_size = size.hint;
     g.line.line_color = p.muted;
     g.kept.setv({ fill_color: p.bar, line_color: p.bar });
     g.router.setv({ fill_color: p.bar, line_color: p.bg });
@@ -254,7 +261,7 @@ function draw_lm(page, s, t) {
     g.grad_T2.line_color = p.bar;
     g.span.line_color = p.span;
     g.now.setv({ fill_color: p.fg, line_color: p.bg });
-    page.applied.lm_look = theme;
+    page.applied.lm_look = look;
   }
 }
 
