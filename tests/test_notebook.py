@@ -121,3 +121,11 @@ def test_calibration_cell_shows_temperature_scaling(executed):
     assert "T = 1.000: accuracy 0.913, ECE 5.6%, MCE 34.8%, NLL 0.484 nats" in out, out
     assert "T = 2.358: accuracy 0.913, ECE 2.0%, MCE 24.7%, NLL 0.318 nats" in out, out
     assert "the fit's iterates: [1.0, 2.0, 2.5412, 2.3803" in out, out
+
+
+def test_language_model_cell_shows_the_filters(executed):
+    out = _stdout(_cell(executed, "from app import Lesson, vocabulary"))
+    # app/vocabulary.py next_word on wordfreq's words (tests/browser/test_language_model.py: the page equals core)
+    assert "a model that knows nothing: ln V = 10.820 nats" in out, out
+    assert "{'top_k': 50}: 50 words kept, the top three ['the', 'to', 'and'] at [0.194, 0.082, 0.077]" in out, out
+    assert "{'top_p': 0.5}: 15 words kept" in out, out

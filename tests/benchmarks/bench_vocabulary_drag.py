@@ -1,0 +1,84 @@
+"""A drag of T over 50,000 words in Chromium: pointer move on the temperature slider → the frame that shows it.
+
+    python tests/benchmarks/bench_vocabulary_drag.py [--moves 150] [--rounds 3]
+
+Two exported pages in one run, in turn, each with its temperature slider dragged the same way by the mouse: the
+road to language models open (every frame decodes wordfreq's 50,000 English words with top-k 1000, top-p 0.9
+and min-p 0.05, then fills the kept words, the rank-probability plot and the rest of the page), and the same
+lesson with it closed (the page's own cost of a T drag). Measured as bench_drag_latency.py does, inside the
+page: from the pointermove event's arrival to the painted frame after the watched source changed (`vocab_curve`
+open, `probs` closed); both figures beside a 60 Hz frame (16.7 ms).
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app.export import page_html  # noqa: E402
+from app.state import Lesson  # noqa: E402
+from tests.benchmarks.bench_drag_latency import PROBE, p50_p95  # noqa: E402
+from tests.browser import chromium  # noqa: E402
+from tests.browser import lessonpage as lp  # noqa: E402
+from tests.browser.test_tour import handle  # noqa: E402
+
+FRAME_MS = 1000 / 60
+
+
+def measure(browser, url, watched, moves):
+    pg = browser.new_page(viewport={"width": 1280, "height": 960})
+    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(chromium.LOCAL) else r.abort())
+    pg.goto(url)
+    lp.wait_ready(pg)
+    if watched == "vocab_curve":  # the vocabulary unpacked and drawn once before the drag
+        lp.wait_until(lambda: lp.data(pg, "decoding")["kept"] != [], timeout=15)
+    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    pg.evaluate(PROBE, watched)
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    for i in range(moves):
+        # Back and forth over ±60 px of the track (T from about 0.5 to 2), one move per two frames.
+        dx = 60 * ((i % 40) / 20 - 1 if (i // 40) % 2 == 0 else 1 - (i % 40) / 20)
+        pg.mouse.move(x + dx, y)
+        pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    pg.mouse.up()
+    painted = pg.evaluate("() => window.__painted")
+    pg.close()
+    return painted
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=150)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp())
+    opened, closed = tmp / "language_model.html", tmp / "closed.html"
+    filters = {"top_k": 1000, "top_p": 0.9, "min_p": 0.05, "show_tour": False}
+    opened.write_text(page_html(Lesson(show_language_model=True, **filters)), encoding="utf-8")
+    closed.write_text(page_html(Lesson(**filters)), encoding="utf-8")
+    pages = [("50,000 words, three filters", opened.as_uri(), "vocab_curve"),
+             ("the view closed", closed.as_uri(), "probs")]
+    got = {name: [] for name, *_ in pages}
+    with sync_playwright() as pw:
+        browser = chromium.launch(pw)
+        for _ in range(args.rounds):
+            for name, url, watched in pages:
+                got[name].extend(measure(browser, url, watched, args.moves))
+        browser.close()
+    print(f"{'page':30} {'frames':>6} {'painted p50':>12} {'p95 ms':>7}")
+    rows = {name: (*p50_p95(v), len(v)) for name, v in got.items()}
+    for name, (p50, p95, n) in rows.items():
+        print(f"{name:30} {n:6d} {p50:12.2f} {p95:7.2f}  p50 {p50 / FRAME_MS:.2f} × a 60 Hz frame")
+    (o50, o95, _), (c50, c95, _) = rows.values()
+    print(f"open / closed: p50 {o50 / c50:.2f} ×, p95 {o95 / c95:.2f} ×")
+
+
+if __name__ == "__main__":
+    main()
