@@ -362,7 +362,7 @@ TEXT = {
         "accuracy_aside": "{right} of {n} right, the same at every T",
         "fit_none": "“Fit T on validation” runs Newton's method on β = 1/T over the {n} validation digits.",
         "fit_done": "Newton's method on β = 1/T from T = 1: {path}. Validation NLL {before} → {after}.",
-        "language_model": "The road to language models",
+        "language_model": "On to language models",
         "vocab_lang": "Vocabulary",
         "vocab_lang_options": {"en": "50,000 English words", "ko": "29,988 Korean words"},
         "top_k": "Top-k (0: off)",

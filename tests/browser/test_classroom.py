@@ -52,7 +52,7 @@ def open_page(request, new_page):
 USED = ["logit_figure", "prob_figure", *control_names(), "logit_inputs", "reliability_figure", "counts_figure",
         "nll_figure"]
 # Every part of the lab open, the calibration view too: each control of it laid out.
-LAB_OPEN = "learn=1&sample=1&jacobian=1&naive=1&calib=1"
+LAB_OPEN = "learn=1&sample=1&jacobian=1&naive=1&calib=1&lm=1"
 BOXES = f"""(names) => {{ const find = {lp.FIND};
   return names.map((n) => {{ const r = Bokeh.index.find_one(find(n)).el.getBoundingClientRect();
     return [n, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; }}); }}"""
