@@ -120,10 +120,11 @@ CALIBRATION_SOURCES = {
     "reliability": ("confidence", "accuracy", "count", "lower", "upper", "mid", "width", "gap_bottom", "gap_top"),
     "nll_curve": ("T", "val", "test"), "nll_now": ("T", "nll"), "fit_path": ("T", "nll")}
 # The road to language models', which static/lm_view.mjs fills from `lexicon` (Python fills it: data, not a
-# frame): every kept word in rank order with its renormalised p, the filters' row, ranks log-spaced for the
+# frame): every kept word in rank order with its renormalised p and its rank (top-p may skip into a run of
+# equal frequencies), the filters' row, ranks log-spaced for the
 # rank-probability plot (p before the filters, and after them where kept), the causal attention weights of the
 # classes as tokens, the router's experts, and the distillation gradient's norm on a log grid of T.
-LM_SOURCES = {"vocab": ("word", "p"), "decoding": ("T", "top_k", "top_p", "min_p", "kept"),
+LM_SOURCES = {"vocab": ("word", "p", "rank"), "decoding": ("T", "top_k", "top_p", "min_p", "kept"),
               "vocab_curve": ("rank", "p"), "vocab_kept": ("rank", "p"),
               "attention": ("i", "j", "weight", "color", "ink", "text"), "router": ("expert", "x", "weight", "label"),
               "distill": ("T", "grad", "grad_T2"), "distill_now": ("T", "grad", "grad_T2")}

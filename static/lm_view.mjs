@@ -75,12 +75,13 @@ function decoding_numbers(page, s, vocab) {
   if (page.decoding?.key === key) return page.decoding;
   const { words, z } = vocab;
   const { before, p, keep } = decoded(z, s.T, decoding_stages(s));
-  const kept = { word: [], p: [] };
+  const kept = { word: [], p: [], rank: [] };
   let mass = 0;
   for (let i = 0; i < words.length; i++) {
     if (!keep[i]) continue;
     kept.word.push(words[i]);
     kept.p.push(p[i]);
+    kept.rank.push(i + 1);
     mass += before[i];
   }
   const curve = { rank: [], p: [] }, shown = { rank: [], p: [] };
@@ -165,7 +166,7 @@ function lm_frame(page, s, t, text) {
   const count = (x) => x.toLocaleString("en");
   const d = n.d;
   const rows = d ? d.kept.word.slice(0, page.a.view.top_words).map((word, r) =>
-    `<tr><td>${r + 1}</td><td>${escape_html(word)}</td><td>${fmt(d.kept.p[r])}</td></tr>`).join("") : "";
+    `<tr><td>${d.kept.rank[r]}</td><td>${escape_html(word)}</td><td>${fmt(d.kept.p[r])}</td></tr>`).join("") : "";
   const router_b = router_weights(s.z, s.rk, "softmax_then_renormalise");
   const router_diff = Math.max(...n.weights.map((w, k) => Math.abs(w - router_b[k])));
   const readouts = {

@@ -86,7 +86,7 @@ def wait_serving(url, alive=lambda: True, log=lambda: "", timeout=60):
     deadline = time.monotonic() + timeout
     while True:
         try:
-            urllib.request.urlopen(url, timeout=2)
+            urllib.request.urlopen(url, timeout=10)  # a session is built per GET: seconds on a loaded machine
             return
         except OSError as e:
             last = e

@@ -53,6 +53,7 @@ def check_decoding(pg, state):
     wait_decoded(pg, *state)
     shown = lp.data(pg, "vocab")
     assert shown["word"] == words, state
+    assert [vocabulary.unigram(state[0])[0][r - 1] for r in shown["rank"]] == words
     np.testing.assert_allclose(shown["p"], p, rtol=1e-12, atol=1e-300, err_msg=str(state))
     assert lp.data(pg, "decoding")["kept"] == [len(words)]
     assert f"{len(words):,} of {len(vocabulary.unigram(state[0])[0]):,} words" in lp.text(pg, "readout-decoding")
