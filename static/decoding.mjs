@@ -11,23 +11,32 @@ function non_increasing(x) {
 
 /** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
 export function top_k_mask(z, k) {
-  if (k >= z.length) return z.map(() => true);
-  const kth = non_increasing(z) ? z[k - 1] : [...z].sort((a, b) => b - a)[k - 1];
-  return z.map((v) => v >= kth);
+  if (k >= z.length) return new Array(z.length).fill(true);
+  if (non_increasing(z)) return kept_prefix(z, z[k - 1]);
+  const kth = [...z].sort((a, b) => b - a)[k - 1];
+  return Array.from(z, (v) => v >= kth);
 }
 
-// The classes in ascending order of p, ties by index (a stable sort's order), as a generator so that top-p stops
-// where the running sum passes 1 − top_p. For non-increasing p that is its runs of equal values taken from the
-// last, each run in index order: no sort of 50,000 words in every frame of a drag.
-function* ascending_order(p) {
+// For non-increasing x, the classes with x_i ≥ bound are a prefix: written by two fills, not 50,000 closures.
+function kept_prefix(x, bound) {
+  let n = 0;
+  while (n < x.length && x[n] >= bound) n++;
+  return new Array(x.length).fill(false).fill(true, 0, n);
+}
+
+// The classes in ascending order of p, ties by index (a stable sort's order), handed to `visit` until it returns
+// false (top-p stops where the running sum passes 1 − top_p). For non-increasing p that is its runs of equal
+// values taken from the last, each run in index order: no sort of 50,000 words in every frame of a drag.
+function ascending_until(p, visit) {
   if (!non_increasing(p)) {
-    yield* p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+    const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+    for (const i of order) if (!visit(i)) return;
     return;
   }
   for (let end = p.length; end > 0;) {
     let start = end - 1;
     while (start > 0 && p[start - 1] === p[end - 1]) start--;
-    for (let i = start; i < end; i++) yield i;
+    for (let i = start; i < end; i++) if (!visit(i)) return;
     end = start;
   }
 }
@@ -37,21 +46,23 @@ function* ascending_order(p) {
 export function top_p_mask(p, top_p) {
   const keep = new Array(p.length).fill(true);
   let running = 0, dropped = 0;
-  for (const i of ascending_order(p)) {
+  ascending_until(p, (i) => {
     running += p[i];
     // the running sum only grows: from the first class it keeps, every later one stays
-    if (dropped === p.length - 1 || !(running <= 1 - top_p)) break;
+    if (dropped === p.length - 1 || !(running <= 1 - top_p)) return false;
     keep[i] = false;
     dropped++;
-  }
+    return true;
+  });
   return keep;
 }
 
 /** Which classes min-p keeps: p_i ≥ min_p · max_j p_j. */
 export function min_p_mask(p, min_p) {
+  if (non_increasing(p)) return kept_prefix(p, min_p * p[0]);
   let top = -Infinity;
   for (const v of p) if (v > top) top = v;
-  return p.map((v) => v >= min_p * top);
+  return Array.from(p, (v) => v >= min_p * top);
 }
 
 /** p on the kept classes, divided by their mass (NumPy's pairwise sum, as core's). */

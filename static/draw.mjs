@@ -51,7 +51,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   draw_lab_figures(page, s, f);
   draw_calibration(page, s, t);
-  draw_lm(page, s, t);
+  draw_lm(page, s, t, live);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
   for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts })) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end

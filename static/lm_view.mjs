@@ -196,7 +196,7 @@ export function distill_limit(v, z) {
 
 /** The view's figures for state s: shown with it, their axes' ends and ticks, the mark at its T, their texts
  * in the language, and their glyphs in the theme. */
-function draw_lm(page, s, t) {
+function draw_lm(page, s, t, live = false) {
   const { a } = page;
   const figs = [a.lab_figs.vocab, a.lab_figs.attention, a.lab_figs.router, a.lab_figs.distill];
   for (const fig of figs) set_if_changed(fig, { visible: s.lm });
@@ -204,7 +204,9 @@ function draw_lm(page, s, t) {
   place_lm_figures(a.lm_layout);
   const K = s.z.length;
   const d = page.decoding?.lang === s.vlang && page.lexicon?.[s.vlang]?.words ? page.decoding : null;
-  if (d) {
+  // A gesture's frames keep the axes they began on (a new axis lays its figure out again, every frame); its end
+  // fits them to what is shown.
+  if (d && !live) {
     const lows = [...d.curve.p, ...d.shown.p];
     const lo = 10 ** Math.floor(Math.log10(Math.min(...lows)));
     set_if_changed(a.lab_figs.vocab.y_range, { start: lo, end: 2 });
@@ -214,7 +216,7 @@ function draw_lm(page, s, t) {
   set_if_changed(a.lab_figs.attention.y_range, { start: K - 0.5, end: -0.5 });
   set_if_changed(a.lab_figs.router.x_range, { start: -0.6, end: K - 0.4 });
   const grads = a.sources.distill.data.grad.concat(a.sources.distill.data.grad_T2).filter((g) => g > 0);
-  if (grads.length) {
+  if (grads.length && !live) {
     // Six decades at most: at small T both softmaxes are nearly one-hot and the gradient vanishes like e^(−gap/T),
     // a line that would otherwise squeeze the large-T plateau (the point of the figure) into a sliver.
     const top = Math.ceil(Math.log10(Math.max(...grads)));
