@@ -41,7 +41,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (point_size) set_if_changed(a.glyphs.points, { size: point_size });
   const lab = lab_frame(page, s, f, t, text);
   const calibration = calibration_frame(page, s, t, text);
-  const lm = lm_frame(page, s, t, text);
+  const lm = lm_frame(page, s, t, text, live);
   const dragging = live && page.gesture?.kind === "drag";
   for (const [name, data] of Object.entries({ ...f.sources, ...lab.sources, ...calibration.sources, ...lm.sources })) {
     if (name === "logits" && dragging) continue; // the tool's own, mid-drag

@@ -8,6 +8,7 @@ const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
 const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
 const DISTILL_AT = [1, 2, 4, 8, 20, 100]; // the reference's temperatures, in the readout
 const DISTILL_DECADES = 6;
+const FOLLOW_EVERY = 6;
 const CURVE_RANKS = 400; // the rank-probability plot's ranks, log-spaced: a line, not 50,000 points
 const GPT2_VOCABULARY = 50257;
 // A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
@@ -157,10 +158,18 @@ function lm_sources(page, s, vocab) {
 }
 
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
-function lm_frame(page, s, t, text) {
+function lm_frame(page, s, t, text, live = false) {
   if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
   const vocab = vocabulary_of(page, s.vlang);
   const n = lm_sources(page, s, vocab);
+  // Mid-gesture, attention, the router, distillation and the readouts follow every FOLLOW_EVERY-th frame (ten
+  // times a second) and the gesture's end; the next word's plot follows every frame. Their four figures and
+  // text repainted in every frame took a drag of the logits from 27 to 75 ms a frame (bench_drag_latency.py's
+  // probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
+  if (live && page.gesture && page.gesture.frames % FOLLOW_EVERY !== 1) {
+    const { vocab: kept, vocab_curve, vocab_kept, decoding } = n.sources;
+    return { sources: kept ? { vocab: kept, vocab_curve, vocab_kept, decoding } : {}, readouts: {} };
+  }
   if (!text) return { sources: n.sources, readouts: {} };
   const aside = (html) => ` <span class="aside">${html}</span>`;
   const count = (x) => x.toLocaleString("en");
