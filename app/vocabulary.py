@@ -23,8 +23,6 @@ import numpy as np
 
 import core
 
-MASKS = {"top_k": core.top_k_mask, "top_p": core.top_p_mask, "min_p": core.min_p_mask}
-
 LANGS = ("en", "ko")
 
 
@@ -33,13 +31,18 @@ def _data():
     return json.loads(files("app").joinpath("data/vocabulary.json").read_text(encoding="utf-8"))
 
 
+def _buckets(lang):
+    """wordfreq's buckets of `lang`: [c, "word word …"] for the words of frequency 10^(−c/100)."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
+    return _data()["languages"][lang]["buckets"]
+
+
 @cache
 def unigram(lang):
     """The words of `lang` in rank order and their logits ln(frequency), ln(10^(−c/100)) for bucket c."""
-    if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
     words, logits = [], []
-    for cB, text in _data()["languages"][lang]["buckets"]:
+    for cB, text in _buckets(lang):
         bucket = text.split(" ")
         words += bucket
         logits += [-cB / 100 * math.log(10)] * len(bucket)
@@ -60,9 +63,7 @@ def packed(lang):
     >>> json.loads(gzip.decompress(base64.b64decode(packed("en"))))[:2]
     [[127, 'the'], [157, 'to']]
     """
-    if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
-    text = json.dumps(_data()["languages"][lang]["buckets"], ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(_buckets(lang), ensure_ascii=False, separators=(",", ":"))
     return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
 
 
@@ -100,17 +101,12 @@ def stages(top_k=0, top_p=1.0, min_p=0.0):
 
 def next_word(lang, T=1.0, top_k=0, top_p=1.0, min_p=0.0):
     """The kept words of `lang` in rank order and their renormalised p after softmax(ln f / T) and the filters:
-    each filter keeps some words of the current distribution and renormalises it (core.decode).
+    each filter keeps some words of the current distribution and renormalises it (core.decode_kept).
 
     >>> words, p = next_word("en", top_p=0.5)
     >>> len(words), words[:3], round(float(p[0]), 4)
     (116, ['the', 'to', 'and'], 0.1105)
     """
     words, z = unigram(lang)
-    p = core.softmax(z, T=T)
-    keep = np.ones(len(z), dtype=bool)
-    for name, value in stages(top_k, top_p, min_p):
-        mask = MASKS[name](p, value)
-        keep &= mask
-        p = core.renormalise(p, mask)
-    return [w for w, k in zip(words, keep, strict=True) if k], p[keep]
+    p, kept = core.decode_kept(z, T, stages(top_k, top_p, min_p))
+    return [w for w, k in zip(words, kept, strict=True) if k], p[kept]

@@ -21,7 +21,7 @@ from core.calibration import (
     reliability_bins,
 )
 from core.cross_entropy import cross_entropy, grad_logits, gradient_step
-from core.decoding import decode, min_p_mask, renormalise, router_weights, top_k_mask, top_p_mask
+from core.decoding import decode, decode_kept, min_p_mask, renormalise, router_weights, top_k_mask, top_p_mask
 from core.distillation import distillation_grad, distillation_loss
 from core.floating import loss_two_ways, overflow_at, softmax_three_ways
 from core.information import bits_to_nats, entropy, kl_divergence, nats_to_bits, perplexity, uniform_loss
@@ -38,6 +38,7 @@ __all__ = [
     "confidence_and_correct",
     "cross_entropy",
     "decode",
+    "decode_kept",
     "distillation_grad",
     "distillation_loss",
     "entropy",

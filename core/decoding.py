@@ -105,13 +105,28 @@ def decode(z: ArrayLike, T: float = 1.0, stages: tuple = ()) -> NDArray[np.float
     >>> decode([2.0, 1.0, 0.1, -1.0], T=1.0, stages=(("top_k", 3), ("top_p", 0.8))).round(4)
     array([0.7311, 0.2689, 0.    , 0.    ])
     """
+    return decode_kept(z, T, stages)[0]
+
+
+def decode_kept(z: ArrayLike, T: float = 1.0, stages: tuple = ()) -> tuple[NDArray[np.floating], NDArray[np.bool_]]:
+    """`decode`'s distribution and which classes every stage kept (the AND of their masks).
+
+    Kept is not p > 0: at a small T a kept class's probability can underflow to 0.
+
+    >>> p, kept = decode_kept([2.0, 1.0, 0.1, -1.0], T=1.0, stages=(("top_k", 3), ("top_p", 0.8)))
+    >>> kept.tolist()
+    [True, True, False, False]
+    """
     p = softmax(_validate.logits(z), T=T)
+    kept = np.ones(p.shape, dtype=bool)
     for stage in stages:
         if not (isinstance(stage, tuple) and len(stage) == 2 and stage[0] in STAGES):
             raise ValueError(f"a stage must be (name, value) with name in {STAGES}, got {stage!r}")
         name, value = stage
-        p = renormalise(p, MASKS[name](p, value))
-    return p
+        mask = MASKS[name](p, value)
+        kept &= mask
+        p = renormalise(p, mask)
+    return p, kept
 
 
 def router_weights(scores: ArrayLike, k: int, order: str = "mask_then_softmax") -> NDArray[np.floating]:

@@ -80,12 +80,22 @@ const MASKS = { top_k: top_k_mask, top_p: top_p_mask, min_p: min_p_mask };
 
 /** softmax(z/T), then each stage [name, value] in the order given, each renormalising (core decode). */
 export function decode(z, T = 1.0, stages = []) {
-  let p = softmax(z, T);
+  return decode_kept(z, T, stages).p;
+}
+
+/** `decode`'s distribution p, which classes every stage kept (the AND of their masks: not p > 0, which a small
+ * T underflows), and softmax(z/T) before the stages (core decode_kept, which returns p and kept). */
+export function decode_kept(z, T = 1.0, stages = []) {
+  const before = softmax(z, T);
+  let p = before;
+  const kept = new Array(z.length).fill(true);
   for (const [name, value] of stages) {
     if (!Object.hasOwn(MASKS, name)) throw new Error(`a stage must be one of ${Object.keys(MASKS)}, got ${name}`);
-    p = renormalise(p, MASKS[name](p, value));
+    const mask = MASKS[name](p, value);
+    for (let i = 0; i < kept.length; i++) kept[i] &&= mask[i];
+    p = renormalise(p, mask);
   }
-  return p;
+  return { before, p, kept };
 }
 
 /** A mixture-of-experts router: the top k experts' weights, summing to 1; either published order. */

@@ -32,9 +32,14 @@ test("the issue's reference: top-p 0.95 keeps three, renormalised to 0.526, 0.31
   assert.deepEqual(kept.map((v) => Number(v.toFixed(3))), [0.526, 0.316, 0.158, 0, 0]);
 });
 
-test("the pipeline in every order equals core's", () => {
+test("the pipeline in every order equals core's, and so does what it kept", () => {
   for (const c of fixture.cases) {
-    for (const d of c.decode) all_near(twin.decode(c.z, d.T, d.stages), d.p, JSON.stringify(d.stages));
+    for (const d of c.decode) {
+      all_near(twin.decode(c.z, d.T, d.stages), d.p, JSON.stringify(d.stages));
+      const got = twin.decode_kept(c.z, d.T, d.stages);
+      assert.deepEqual(got.kept, d.kept, JSON.stringify(d.stages));
+      all_near(got.before, twin.softmax(c.z, d.T), "softmax before the stages");
+    }
   }
 });
 

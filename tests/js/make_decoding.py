@@ -65,7 +65,8 @@ def build():
             "top_k": {str(k): core.top_k_mask(z, k).tolist() for k in range(1, len(p) + 2)},
             "top_p": {str(v): core.top_p_mask(p, v).tolist() for v in LEVELS},
             "min_p": {str(v): core.min_p_mask(p, v).tolist() for v in LEVELS},
-            "decode": [{"T": T, "stages": [list(s) for s in stages], "p": core.decode(z, T, stages).tolist()}
+            "decode": [{"T": T, "stages": [list(s) for s in stages], "p": core.decode(z, T, stages).tolist(),
+                        "kept": core.decode_kept(z, T, stages)[1].tolist()}
                        for T in (0.7, 1.0, 1.5)
                        for stages in permutations((("top_k", 3), ("top_p", 0.8), ("min_p", 0.2)))],
         })
