@@ -349,6 +349,20 @@ def build(s, mode="file", app_path="", app_url=""):
         f.xgrid.grid_line_color = None
         return f
 
+    def heatmap(name, title, hint, source, value, text_color, height=340, **kw):
+        # Cell (i, j) in row i from the top, its colour and its text from the source; the pointer shows `value`.
+        f = small(name, title, hint, tools="", height=height, sizing_mode="stretch_width",
+                  x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5), **kw)
+        cells = f.rect(x="j", y="i", width=0.96, height=0.96, source=source, fill_color="color", line_color=None,
+                       level="overlay")
+        text = f.text(x="j", y="i", text="text", source=source, text_align="center", text_baseline="middle",
+                      text_font_size=size["hint"], text_color=text_color, level="overlay")
+        f.add_tools(HoverTool(renderers=[cells], tooltips=[("i, j", "@i, @j"), value]))
+        class_axis(f.xaxis[0])
+        class_axis(f.yaxis[0])
+        f.ygrid.grid_line_color = None
+        return f, text
+
     # The loss after each step; the pointer shows the step and its loss.
     # Shown from the first step on (static/draw.mjs draw_lab_figures).
     # Its axes are the page's (static/frame.mjs loss_window): ends that move only when the line crosses them.
@@ -361,19 +375,10 @@ def build(s, mode="file", app_path="", app_url=""):
                                  mode="vline"))
     fig_loss.xaxis.axis_label = t["loss_x"]
     # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top; the pointer shows its value.
-    fig_jac = small("jacobian_figure", t["jacobian_title"], t["jacobian_hint"], tools="", height=340,
-                    sizing_mode="stretch_width", max_width=420,
-                    x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5), visible=s["jacobian"])
-    cells = fig_jac.rect(x="j", y="i", width=0.96, height=0.96, source=sources["jacobian"], fill_color="color",
-                         line_color=None, level="overlay")
-    jacobian_text = fig_jac.text(x="j", y="i", text="text", source=sources["jacobian"], text_align="center",
-                                 text_baseline="middle", text_font_size=size["hint"], text_color="#1d2733",
-                                 level="overlay")
-    fig_jac.add_tools(HoverTool(renderers=[cells], tooltips=[("i, j", "@i, @j"), ("∂p_i/∂z_j", "@value{0.0000}")]))
-    class_axis(fig_jac.xaxis[0])
-    class_axis(fig_jac.yaxis[0])
+    fig_jac, jacobian_text = heatmap("jacobian_figure", t["jacobian_title"], t["jacobian_hint"], sources["jacobian"],
+                                     ("∂p_i/∂z_j", "@value{0.0000}"), "#1d2733", max_width=420,
+                                     visible=s["jacobian"])
     fig_jac.xaxis.axis_label, fig_jac.yaxis.axis_label = "z_j", "p_i"  # row i is p_i, column j is z_j
-    fig_jac.ygrid.grid_line_color = None
     fig_loss.yaxis.ticker = BasicTicker(desired_num_ticks=4)
     # On the log scale the line is log10 L on a linear axis, each tick labelled with L itself (a LogScale cannot
     # be swapped in once drawn).
@@ -444,16 +449,8 @@ def build(s, mode="file", app_path="", app_url=""):
                                    line_color=palette["bar"], level="overlay")
     fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
                                                                                   ("p", "@p{0.000e}")]))
-    fig_att = small("attention_figure", t["attention_title"], t["attention_hint"], tools="", height=330,
-                    sizing_mode="stretch_width", x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5),
-                    visible=s["lm"])
-    att_cells = fig_att.rect(x="j", y="i", width=0.96, height=0.96, source=sources["attention"], fill_color="color",
-                             line_color=None, level="overlay")
-    att_text = fig_att.text(x="j", y="i", text="text", source=sources["attention"], text_align="center",
-                            text_baseline="middle", text_font_size=size["hint"], text_color="ink",
-                            level="overlay")
-    fig_att.add_tools(HoverTool(renderers=[att_cells], tooltips=[("i, j", "@i, @j"), ("a_ij", "@weight{0.0000}")]))
-    fig_att.ygrid.grid_line_color = None
+    fig_att, att_text = heatmap("attention_figure", t["attention_title"], t["attention_hint"], sources["attention"],
+                                ("a_ij", "@weight{0.0000}"), "ink", height=330, visible=s["lm"])
     fig_router = small("router_figure", t["router_title"], t["router_hint"].replace("{k}", str(s["rk"])), tools="",
                        height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
                        visible=s["lm"])
@@ -479,8 +476,7 @@ def build(s, mode="file", app_path="", app_url=""):
                                     tooltips=[("T", "@T{0.000}"), ("‖∇‖", "@grad{0.000e}"),
                                               ("‖∇‖·T²", "@grad_T2{0.000}")]))
     lm_figs = {"vocab": fig_vocab, "attention": fig_att, "router": fig_router, "distill": fig_distill}
-    for axis in (fig_router.xaxis[0], fig_att.xaxis[0], fig_att.yaxis[0]):
-        class_axis(axis)
+    class_axis(fig_router.xaxis[0])
     fig_vocab.xaxis.axis_label, fig_vocab.yaxis.axis_label = t["vocab_x"], t["vocab_y"]
     fig_att.xaxis.axis_label, fig_att.yaxis.axis_label = t["attention_x"], t["attention_y"]
     fig_router.yaxis.axis_label = t["router_y"]

@@ -72,10 +72,6 @@ function fit_T(page) {
 const percent = (x) => `${with_minus((100 * x).toFixed(2))} %`;
 const short_T = (T) => String(Number(T.toPrecision(6)));
 
-function value_span(x, text) {
-  return `<span class="value" data-value="${x}">${text}</span>`;
-}
-
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
 function calibration_frame(page, s, t, text) {
   if (!s.calib) return { sources: {}, readouts: text ? Object.fromEntries(CALIBRATION_READOUTS.map((k) => [k, ""])) : {} };
@@ -103,19 +99,17 @@ function calibration_frame(page, s, t, text) {
   };
   if (!text) return { sources, readouts: {} };
   const unit = bits ? t.bits : t.nats;
-  const aside = (html) => ` <span class="aside">${html}</span>`;
   const bins = aside(fill(t.bins_aside, { M: s.bins }));
-  const count = (v) => v.toLocaleString("en");
   const readouts = {
     ece: `${label(t.ece_label)} ${value_span(n.ece, percent(n.ece))}${bins}`,
     mce: `${label(t.mce_label)} ${value_span(n.mce, percent(n.mce))}${bins}`,
     nll: `${label(t.nll_label)} ${info_html(n.nll, s, t, true)}`,
     accuracy: `${label(t.accuracy_label)} ${value_span(n.accuracy, percent(n.accuracy))}` +
-      aside(fill(t.accuracy_aside, { right: count(n.right), n: count(n.n) })),
+      aside(fill(t.accuracy_aside, { right: grouped(n.right), n: grouped(n.n) })),
     fit: fit_shown
       ? fill(t.fit_done, { path: fit.path.map(short_T).join(" → "), before: fixed3(fit.nll[0] * scale, unit),
         after: fixed3(fit.nll.at(-1) * scale, unit) })
-      : fill(t.fit_none, { n: count(h.val.y.length) }),
+      : fill(t.fit_none, { n: grouped(h.val.y.length) }),
     calibration: t.calibration_text,
   };
   return { sources, readouts };
@@ -138,7 +132,7 @@ function draw_calibration(page, s, t) {
   const texts = JSON.stringify([s.lang, s.units]);
   if (page.applied.calibration_texts !== texts) {
     const unit = s.units === "bits" ? t.bits : t.nats;
-    a.lab_figs.reliability.title.text = fill(t.reliability_title, { n: n.n.toLocaleString("en") });
+    a.lab_figs.reliability.title.text = fill(t.reliability_title, { n: grouped(n.n) });
     a.lab_figs.counts.title.text = t.counts_title;
     a.lab_figs.nll.title.text = t.nll_title;
     a.lab_hints.reliability.text = t.reliability_hint;

@@ -53,7 +53,8 @@ function draw(page, s, { live = false, text = true } = {}) {
   draw_calibration(page, s, t);
   draw_lm(page, s, t, live);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
-  for (const [key, html] of Object.entries({ ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts })) {
+  const readouts = { ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts };
+  for (const [key, html] of Object.entries(readouts)) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
     // Left out: a readout of a section the learner has not opened, and an empty one (the gap without ε, the
     // sigmoid past two classes). Shown before it is written: Bokeh draws a Div anew when it appears.

@@ -34,9 +34,9 @@ function end_gesture(page) {
 
 // The table of classes is as tall as its rows, which a gesture's frames never change (they change with K), and
 // the lab's readouts (the update, the race, the chain rule, the naive softmax, the calibration view's figures
-// and fit, the road to language models' readouts) as tall as their lines: held at their heights while a gesture lasts, each is a box whose inside the
-// browser lays out alone (contain), where a box that follows its content makes every frame lay out the whole
-// page again.
+// and fit, the road to language models' readouts) as tall as their lines: held at their heights while a
+// gesture lasts, each is a box whose inside the browser lays out alone (contain), where a box that follows its
+// content makes every frame lay out the whole page again.
 const HELD = ["probs", "update", "race", "chain", "naive", "ece", "mce", "nll", "accuracy", "fit", "decoding", "uniform",
   "alibi", "routing", "distillation"];
 

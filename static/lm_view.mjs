@@ -8,7 +8,6 @@ const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
 const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
 const DISTILL_AT = [1, 2, 4, 8, 20, 100]; // the reference's temperatures, in the readout
 const DISTILL_DECADES = 6;
-const FOLLOW_EVERY = 6;
 const CURVE_RANKS = 400; // the rank-probability plot's ranks, log-spaced: a line, not 50,000 points
 const GPT2_VOCABULARY = 50257;
 // A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
@@ -50,20 +49,6 @@ export function decoding_stages(s) {
     ...(s.minp > 0 ? [["min_p", s.minp]] : [])];
 }
 
-/** softmax(z/T), then each filter in turn renormalising what it keeps (decoding.mjs decode), with the kept
- * set (every filter's mask) and p before the filters. */
-export function decoded(z, T, stages) {
-  const before = softmax(z, T);
-  let p = before;
-  const keep = new Array(z.length).fill(true);
-  for (const [name, value] of stages) {
-    const mask = MASKS[name](p, value);
-    for (let i = 0; i < keep.length; i++) keep[i] &&= mask[i];
-    p = renormalise(p, mask);
-  }
-  return { before, p, keep };
-}
-
 function log_ranks(V) {
   const ranks = new Set();
   for (let i = 0; i < CURVE_RANKS; i++) ranks.add(Math.round(V ** (i / (CURVE_RANKS - 1))));
@@ -75,7 +60,7 @@ function decoding_numbers(page, s, vocab) {
   const key = JSON.stringify([s.vlang, s.T, s.topk, s.topp, s.minp]);
   if (page.decoding?.key === key) return page.decoding;
   const { words, z } = vocab;
-  const { before, p, keep } = decoded(z, s.T, decoding_stages(s));
+  const { before, p, kept: keep } = decode_kept(z, s.T, decoding_stages(s));
   const kept = { word: [], p: [], rank: [] };
   let mass = 0;
   for (let i = 0; i < words.length; i++) {
@@ -122,9 +107,16 @@ export function distill_point(v, z, T) {
   return { grad: norm, grad_T2: norm * T * T };
 }
 
-function lm_sources(page, s, vocab) {
+// The next word's sources: the kept words, the plot's two series and the filters' row.
+function decoding_sources(s, d) {
+  if (!d) return {};
+  return { vocab: d.kept, vocab_curve: d.curve, vocab_kept: d.shown,
+    decoding: { T: [s.T], top_k: [s.topk], top_p: [s.topp], min_p: [s.minp], kept: [d.kept.word.length] } };
+}
+
+// Attention, the router and distillation on the lesson's logits: their numbers and sources.
+function softmax_sources(s) {
   const K = s.z.length;
-  const d = vocab ? decoding_numbers(page, s, vocab) : null;
   const att = attention_numbers(s.z, s.T, Number(s.head));
   const cells = { i: [], j: [], weight: [], color: [], ink: [], text: [] };
   for (let i = 0; i < K; i++) {
@@ -144,10 +136,8 @@ function lm_sources(page, s, vocab) {
   const grid = DISTILL_GRID.map((T) => distill_point(v, s.z, T));
   const now_point = distill_point(v, s.z, s.T);
   return {
-    d, att, weights, v,
+    att, weights, v,
     sources: {
-      ...(d ? { vocab: d.kept, vocab_curve: d.curve, vocab_kept: d.shown,
-        decoding: { T: [s.T], top_k: [s.topk], top_p: [s.topp], min_p: [s.minp], kept: [d.kept.word.length] } } : {}),
       attention: cells,
       router: { expert: s.z.map((_, k) => k), x: s.z.map((_, k) => k), weight: weights,
         label: weights.map((w) => (w > 0 ? fmt_text(w) : "")) },
@@ -161,39 +151,38 @@ function lm_sources(page, s, vocab) {
 function lm_frame(page, s, t, text, live = false) {
   if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
   const vocab = vocabulary_of(page, s.vlang);
-  const n = lm_sources(page, s, vocab);
-  // Mid-gesture, attention, the router, distillation and the readouts follow every FOLLOW_EVERY-th frame (ten
-  // times a second) and the gesture's end; the next word's plot follows every frame. Their four figures and
-  // text repainted in every frame took a drag of the logits from 27 to 75 ms a frame (bench_drag_latency.py's
-  // probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
-  if (live && page.gesture && page.gesture.frames % FOLLOW_EVERY !== 1) {
-    const { vocab: kept, vocab_curve, vocab_kept, decoding } = n.sources;
-    return { sources: kept ? { vocab: kept, vocab_curve, vocab_kept, decoding } : {}, readouts: {} };
+  const d = vocab ? decoding_numbers(page, s, vocab) : null;
+  // Mid-gesture, attention, the router, distillation and the readouts follow at the rhythm of playing's text
+  // (gestures.mjs TEXT_EVERY: ten times a second) and the gesture's end; the next word's plot follows every
+  // frame. Their four figures and text repainted in every frame took a drag of the logits from 27 to 75 ms a
+  // frame (bench_drag_latency.py's probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
+  if (live && page.gesture && page.gesture.frames % TEXT_EVERY !== 1) {
+    return { sources: decoding_sources(s, d), readouts: {} };
   }
-  if (!text) return { sources: n.sources, readouts: {} };
-  const aside = (html) => ` <span class="aside">${html}</span>`;
-  const count = (x) => x.toLocaleString("en");
-  const d = n.d;
+  const n = softmax_sources(s);
+  const sources = { ...decoding_sources(s, d), ...n.sources };
+  if (!text) return { sources, readouts: {} };
   const rows = d ? d.kept.word.slice(0, page.a.view.top_words).map((word, r) =>
     `<tr><td>${d.kept.rank[r]}</td><td>${escape_html(word)}</td><td>${fmt(d.kept.p[r])}</td></tr>`).join("") : "";
   const router_b = router_weights(s.z, s.rk, "softmax_then_renormalise");
   const router_diff = Math.max(...n.weights.map((w, k) => Math.abs(w - router_b[k])));
   const readouts = {
-    decoding: d ? `${label(t.decoding_label)} <span class="value" data-value="${d.kept.word.length}">` +
-      `${fill(t.decoding_kept, { kept: count(d.kept.word.length), V: count(d.V) })}</span>` +
+    decoding: d ? `${label(t.decoding_label)} ` +
+      value_span(d.kept.word.length, fill(t.decoding_kept, { kept: grouped(d.kept.word.length),
+        V: grouped(d.V) })) +
       aside("· " + fill(t.decoding_mass, { mass: fmt(d.mass) })) +
       `<p>${t.decoding_top}</p><table class="words"><tbody>${rows}</tbody></table>` : "…",
     uniform: d ? `${label(t.uniform_label)} ${info_html(Math.log(d.V), s, t, true)}` +
       aside("· " + fill(t.uniform_aside, { gpt2: fmt(Math.log(GPT2_VOCABULARY)) })) : "",
     alibi: n.att.m > 0 ? fill(t.alibi_identity, { m: `1/${2 ** Number(s.head)}`,
-      diff: `<span class="value" data-value="${n.att.diff}">${fmt(n.att.diff)}</span>` }) : t.alibi_none,
-    routing: fill(t.router_orders, { diff: `<span class="value" data-value="${router_diff}">${fmt(router_diff)}</span>` }),
+      diff: value_span(n.att.diff, fmt(n.att.diff)) }) : t.alibi_none,
+    routing: fill(t.router_orders, { diff: value_span(router_diff, fmt(router_diff)) }),
     distillation: fill(t.distill_limit, { v: n.v.map(logit_text).join(", "),
       at: DISTILL_AT.join(", "), values: DISTILL_AT.map((T) => fmt(distill_point(n.v, s.z, T).grad_T2)).join(", "),
       limit: fmt(distill_limit(n.v, s.z)) }),
     lm: t.lm_text,
   };
-  return { sources: n.sources, readouts };
+  return { sources, readouts };
 }
 
 /** lim_{T→∞} ‖∇‖·T² = ‖(z − z̄) − (v − v̄)‖/K: softmax(x/T) ≈ 1/K + (x − x̄)/(K·T). */
@@ -243,7 +232,7 @@ function draw_lm(page, s, t, live = false) {
   }
   const texts = JSON.stringify([s.lang, s.vlang, s.rk, d?.V]);
   if (page.applied.lm_texts !== texts) {
-    const V = d ? d.V.toLocaleString("en") : "…";
+    const V = d ? grouped(d.V) : "…";
     for (const key of ["vocab", "attention", "router", "distill"]) {
       a.lab_figs[key].title.text = t[`${key}_title`];
       a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk, V });

@@ -33,6 +33,20 @@ function label(text) {
   return `<span class="label">${text}</span>`;
 }
 
+// A readout's value with its exact number as data-value (for tests and tools), and a remark beside it.
+function value_span(x, text) {
+  return `<span class="value" data-value="${x}">${text}</span>`;
+}
+
+function aside(html) {
+  return ` <span class="aside">${html}</span>`;
+}
+
+// A count with its thousands grouped, as both languages write it: 50,000.
+function grouped(n) {
+  return n.toLocaleString("en");
+}
+
 /** An information readout's value: `nats` in the unit state s chose, the other unit beside it; `exact` adds
  * the value in nats as the value's data-value (for tests and tools). */
 function info_html(nats, s, t, exact = false) {
