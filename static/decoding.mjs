@@ -9,74 +9,99 @@ function non_increasing(x) {
   return true;
 }
 
-/** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
-export function top_k_mask(z, k) {
-  if (k >= z.length) return new Array(z.length).fill(true);
-  if (non_increasing(z)) return kept_prefix(z, z[k - 1]);
-  const kth = [...z].sort((a, b) => b - a)[k - 1];
-  return Array.from(z, (v) => v >= kth);
-}
+// Inside the pipeline every row is a Float64Array and every mask a Uint8Array (one byte a word, filled by loops,
+// not 50,000 closures): loops that see one kind of array stay fast. The exported functions take lists and hand
+// back core's booleans.
+const booleans = (keep) => Array.from(keep, Boolean);
+const float_row = (x) => (x instanceof Float64Array ? x : Float64Array.from(x));
 
-// For non-increasing x, the classes with x_i ≥ bound are a prefix: written by two fills, not 50,000 closures.
+// For non-increasing x, the classes with x_i ≥ bound are a prefix.
 function kept_prefix(x, bound) {
   let n = 0;
   while (n < x.length && x[n] >= bound) n++;
-  return new Array(x.length).fill(false).fill(true, 0, n);
+  return new Uint8Array(x.length).fill(1, 0, n);
 }
 
-// The classes in ascending order of p, ties by index (a stable sort's order), handed to `visit` until it returns
-// false (top-p stops where the running sum passes 1 − top_p). For non-increasing p that is its runs of equal
-// values taken from the last, each run in index order: no sort of 50,000 words in every frame of a drag.
-function ascending_until(p, visit) {
-  if (!non_increasing(p)) {
-    const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
-    for (const i of order) if (!visit(i)) return;
-    return;
-  }
+// x_i ≥ bound, by a loop: a top-p that stops inside a run of equal words leaves p out of order for min-p.
+function at_least(x, bound) {
+  const keep = new Uint8Array(x.length);
+  for (let i = 0; i < x.length; i++) keep[i] = x[i] >= bound;
+  return keep;
+}
+
+function top_k_keep(z, k) {
+  if (k >= z.length) return new Uint8Array(z.length).fill(1);
+  if (non_increasing(z)) return kept_prefix(z, z[k - 1]);
+  return at_least(z, Array.from(z).sort((a, b) => b - a)[k - 1]);
+}
+
+// The classes in ascending order of p, ties by index (a stable sort's order). For non-increasing p that is its
+// runs of equal values taken from the last, each run in index order: no sort of 50,000 words in every frame.
+function ascending_order(p) {
+  if (!non_increasing(p)) return Array.from(p, (_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+  const order = new Int32Array(p.length);
+  let n = 0;
   for (let end = p.length; end > 0;) {
     let start = end - 1;
     while (start > 0 && p[start - 1] === p[end - 1]) start--;
-    for (let i = start; i < end; i++) if (!visit(i)) return;
+    for (let i = start; i < end; i++) order[n++] = i;
     end = start;
   }
+  return order;
+}
+
+function top_p_keep(p, top_p) {
+  const keep = new Uint8Array(p.length).fill(1);
+  const order = ascending_order(p);
+  let running = 0;
+  // the running sum only grows: from the first class it keeps, every later one stays
+  for (let n = 0; n < order.length - 1; n++) {
+    running += p[order[n]];
+    if (!(running <= 1 - top_p)) break;
+    keep[order[n]] = 0;
+  }
+  return keep;
+}
+
+function min_p_keep(p, min_p) {
+  if (non_increasing(p)) return kept_prefix(p, min_p * p[0]);
+  let top = -Infinity;
+  for (let i = 0; i < p.length; i++) if (p[i] > top) top = p[i];
+  return at_least(p, min_p * top);
+}
+
+// p on the kept classes over their mass, as a Float64Array.
+function renormalised(p, keep) {
+  const q = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i++) if (keep[i]) q[i] = p[i];
+  const total = pairwise_sum(q);
+  if (!(total > 0)) throw new Error("renormalise needs a kept class with probability > 0");
+  for (let i = 0; i < q.length; i++) q[i] /= total;
+  return q;
+}
+
+/** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
+export function top_k_mask(z, k) {
+  return booleans(top_k_keep(float_row(z), k));
 }
 
 /** Which classes top-p keeps from probabilities p, by Hugging Face's rule: sorted ascending (stable), a class
  * is dropped where the running sum is ≤ 1 − top_p; the most probable always stays. */
 export function top_p_mask(p, top_p) {
-  const keep = new Array(p.length).fill(true);
-  let running = 0, dropped = 0;
-  ascending_until(p, (i) => {
-    running += p[i];
-    // the running sum only grows: from the first class it keeps, every later one stays
-    if (dropped === p.length - 1 || !(running <= 1 - top_p)) return false;
-    keep[i] = false;
-    dropped++;
-    return true;
-  });
-  return keep;
+  return booleans(top_p_keep(float_row(p), top_p));
 }
 
 /** Which classes min-p keeps: p_i ≥ min_p · max_j p_j. */
 export function min_p_mask(p, min_p) {
-  if (non_increasing(p)) return kept_prefix(p, min_p * p[0]);
-  let top = -Infinity;
-  for (const v of p) if (v > top) top = v;
-  return Array.from(p, (v) => v >= min_p * top);
+  return booleans(min_p_keep(float_row(p), min_p));
 }
 
 /** p on the kept classes, divided by their mass (NumPy's pairwise sum, as core's). */
 export function renormalise(p, keep) {
-  const kept = new Float64Array(p.length);
-  for (let i = 0; i < p.length; i++) if (keep[i]) kept[i] = p[i];
-  const total = pairwise_sum(kept);
-  if (!(total > 0)) throw new Error("renormalise needs a kept class with probability > 0");
-  const q = new Array(p.length);
-  for (let i = 0; i < p.length; i++) q[i] = kept[i] / total;
-  return q;
+  return Array.from(renormalised(float_row(p), keep));
 }
 
-const MASKS = { top_k: top_k_mask, top_p: top_p_mask, min_p: min_p_mask };
+const KEEPS = { top_k: top_k_keep, top_p: top_p_keep, min_p: min_p_keep };
 
 /** softmax(z/T), then each stage [name, value] in the order given, each renormalising (core decode). */
 export function decode(z, T = 1.0, stages = []) {
@@ -84,23 +109,25 @@ export function decode(z, T = 1.0, stages = []) {
 }
 
 /** `decode`'s distribution p, which classes every stage kept (the AND of their masks: not p > 0, which a small
- * T underflows), and softmax(z/T) before the stages (core decode_kept, which returns p and kept). */
+ * T underflows), and softmax(z/T) before the stages (core decode_kept, which returns p and kept). Like core's
+ * NumPy arrays, before and p are Float64Arrays and kept a Uint8Array, 1 where kept: a
+ * frame of a drag over 50,000 words does not copy them into lists. */
 export function decode_kept(z, T = 1.0, stages = []) {
-  const before = softmax(z, T);
+  const before = float_row(softmax(z, T));
   let p = before;
-  const kept = new Array(z.length).fill(true);
+  const keep = new Uint8Array(z.length).fill(1);
   for (const [name, value] of stages) {
-    if (!Object.hasOwn(MASKS, name)) throw new Error(`a stage must be one of ${Object.keys(MASKS)}, got ${name}`);
-    const mask = MASKS[name](p, value);
-    for (let i = 0; i < kept.length; i++) kept[i] &&= mask[i];
-    p = renormalise(p, mask);
+    if (!Object.hasOwn(KEEPS, name)) throw new Error(`a stage must be one of ${Object.keys(KEEPS)}, got ${name}`);
+    const mask = KEEPS[name](p, value);
+    for (let i = 0; i < keep.length; i++) keep[i] &= mask[i];
+    p = renormalised(p, mask);
   }
-  return { before, p, kept };
+  return { before, p, kept: keep };
 }
 
 /** A mixture-of-experts router: the top k experts' weights, summing to 1; either published order. */
 export function router_weights(scores, k, order = "mask_then_softmax") {
-  const keep = top_k_mask(scores, k);
+  const keep = top_k_keep(float_row(scores), k);
   if (order === "mask_then_softmax") return softmax(scores.map((s, i) => (keep[i] ? s : -Infinity)), 1);
   if (order === "softmax_then_renormalise") return renormalise(softmax(scores, 1), keep);
   throw new Error(`order must be mask_then_softmax or softmax_then_renormalise, got ${order}`);

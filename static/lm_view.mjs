@@ -147,18 +147,19 @@ function softmax_sources(s) {
   };
 }
 
+// Whether attention, the router and distillation follow this frame: every frame but a gesture's, where they follow
+// at the rhythm of playing's text (gestures.mjs TEXT_EVERY: ten times a second) and at its end.
+const follows = (page, live) => !(live && page.gesture && page.gesture.frames % TEXT_EVERY !== 1);
+
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
 function lm_frame(page, s, t, text, live = false) {
   if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
   const vocab = vocabulary_of(page, s.vlang);
   const d = vocab ? decoding_numbers(page, s, vocab) : null;
-  // Mid-gesture, attention, the router, distillation and the readouts follow at the rhythm of playing's text
-  // (gestures.mjs TEXT_EVERY: ten times a second) and the gesture's end; the next word's plot follows every
-  // frame. Their four figures and text repainted in every frame took a drag of the logits from 27 to 75 ms a
-  // frame (bench_drag_latency.py's probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
-  if (live && page.gesture && page.gesture.frames % TEXT_EVERY !== 1) {
-    return { sources: decoding_sources(s, d), readouts: {} };
-  }
+  // The next word's plot follows every frame, the rest of the view at `follows`' rhythm: their four figures and
+  // text repainted in every frame took a drag of the logits from 27 to 75 ms a frame (bench_drag_latency.py's
+  // probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
+  if (!follows(page, live)) return { sources: decoding_sources(s, d), readouts: {} };
   const n = softmax_sources(s);
   const sources = { ...decoding_sources(s, d), ...n.sources };
   if (!text) return { sources, readouts: {} };
@@ -221,7 +222,9 @@ function draw_lm(page, s, t, live = false) {
     const bottom = Math.max(Math.floor(Math.log10(Math.min(...grads))), top - DISTILL_DECADES);
     set_if_changed(a.lab_figs.distill.y_range, { start: 10 ** bottom, end: 10 ** top });
   }
-  set_if_changed(a.lm.span, { location: s.T });
+  // The mark of T on distillation's plot moves with its dot: a repaint of that figure in every frame of a drag of T
+  // cost as much as the next word's plot.
+  if (follows(page, live)) set_if_changed(a.lm.span, { location: s.T });
   const names = JSON.stringify(s.names);
   if (page.applied.lm_names !== names) {
     for (const axis of [a.lab_axes.attention_x, a.lab_axes.attention_y, a.lab_axes.router_x]) {

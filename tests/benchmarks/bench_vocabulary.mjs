@@ -18,7 +18,7 @@ const FRAMES = 100;
 
 console.log(`${z.length.toLocaleString("en")} words, ${FRAMES} temperatures from 0.5 to 2.5 each`);
 for (const [name, stages] of Object.entries(PIPELINES)) {
-  for (let i = 0; i < 20; i++) twin.decode(z, 1 + i / 100, stages); // warmed up
+  for (let i = 0; i < 200; i++) twin.decode(z, 1 + i / 100, stages); // warmed up as by a drag's first seconds
   const start = performance.now();
   for (let i = 0; i < FRAMES; i++) twin.decode(z, 0.5 + (2 * i) / FRAMES, stages);
   const ms = (performance.now() - start) / FRAMES;
