@@ -40,7 +40,8 @@ def _usage():
             lines.append(line.rstrip())
             line = " " * (len(lead) + 4)
         line += f"{word} "
-    serve = "       softmax-explainer serve [options for panel serve, e.g. --port 5006 --show] [--args --lang ko]"
+    serve = ("       softmax-explainer serve [--workers N] [options for panel serve, e.g. --port 5006 --show] "
+             "[--args --lang ko]")
     return "\n".join([*lines, line.rstrip(), serve])
 
 
@@ -54,6 +55,10 @@ def main(argv=None):
             from . import export
 
             return export.main(argv[1:], prog=EXPORT)
+        if argv[:1] == ["serve"] and any(a.partition("=")[0] == "--workers" for a in argv):
+            from . import stack
+
+            return stack.main(argv[1:])
         if argv[:1] == ["serve"]:
             from .server import serve_command
 
