@@ -19,6 +19,7 @@ from tornado.ioloop import IOLoop
 from .document import VIEWPORT, build
 from .link import link_pairs, parse_link
 from .rules import Refusal
+from .server import release_memory_soon
 from .state import STATE_KEYS, Lesson
 from .strings import TEXT
 
@@ -90,6 +91,7 @@ def session_explainer(lang="en"):
     explainer = Explainer(lesson=lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang))
     doc.title = TEXT[explainer.lesson.lang]["title"]
     doc.js_on_event("connection_lost", explainer._doc.callback)
+    doc.on_session_destroyed(release_memory_soon)
     return explainer
 
 

@@ -17,10 +17,15 @@ start-up; the tests' in-process server). `serve_command` is what `softmax-explai
   bytes. Tornado refuses a query of more than 1,000 fields with a bare HTTP 400 before any handler runs; the
   limit is raised past what the request line can hold, so the app's own link parser answers such a link with
   the defaults and a notice.
+- **A class that leaves gives its memory back.** A session's document is a few hundred Bokeh models; once
+  Bokeh has destroyed the unused sessions, a garbage collection and glibc's `malloc_trim` hand the freed pages
+  to the system (without them the process kept its peak: tests/benchmarks/bench_class.py).
 - **One line per refusal in the log.** Bokeh logs a message it cannot decode with the whole message and a
   traceback (a 4 MB forged write grew the log by 4.2 MB); those records are cut to one short line.
 """
 
+import ctypes
+import gc
 import logging
 import os
 import secrets
@@ -77,6 +82,28 @@ class OneLine(logging.Filter):
         record.msg = text if len(text) <= LOG_LINE_MAX else f"{text[:LOG_LINE_MAX]}… ({len(text)} characters)"
         record.args, record.exc_info, record.exc_text, record.stack_info = (), None, None, None
         return True
+
+
+RELEASE_AFTER_S = 1.0  # seconds after a session is destroyed: one release for a class that leaves together
+_release = {"pending": False}
+
+
+def _release_memory():
+    _release["pending"] = False
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the collection alone
+        pass
+
+
+def release_memory_soon(session_context):
+    """Bokeh's `on_session_destroyed` hook: collect and trim once, a moment after the last session went."""
+    if not _release["pending"]:
+        from tornado.ioloop import IOLoop
+
+        _release["pending"] = True
+        IOLoop.current().call_later(RELEASE_AFTER_S, _release_memory)
 
 
 def install():

@@ -1,0 +1,208 @@
+"""A class opening the served app in the same ten seconds: one process alone, then the stack behind nginx.
+
+    python tests/benchmarks/bench_class.py [--students 60] [--within 10] [--workers 2] [--rounds 2] [--browsers 3]
+
+Each target is started here on the loopback: `softmax-explainer serve` (one process, with the stack's options for
+a class: app/stack.py CLASS_OPTIONS), then `softmax-explainer serve --workers N`. For each round, S students
+start at even steps within W seconds, each a real Bokeh session (`bokeh.client.pull_session`, signed with the
+server's key) that times its document, makes one gesture (one lesson write on the `wire` model, then a
+round trip to the server, which answers after it has taken the write) and leaves. A few Chromium pages open
+among them and time the first painted figures (the explainer ready). Then the class has left: the sessions are
+freed once unused (5 s) and the memory is read again.
+
+It prints first-document p50/p95, the gesture round trip's p95, errors, the app processes' CPU per session, and
+their memory before, at its peak and after each round. The students run in this process (their documents are
+parsed here too), on the same two cores as the servers: a real class brings its own machines. Bounded: it
+stops by itself, and every server it started is stopped.
+"""
+
+import argparse
+import json
+import os
+import re
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.request import urlopen
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+# The students sign their session ids with the servers' key; set before Bokeh is imported (Panel's import reads
+# the settings once, and a key set later is not the clients').
+os.environ.update(BOKEH_SECRET_KEY=secrets.token_urlsafe(32), BOKEH_SIGN_SESSIONS="yes")
+
+import app.document  # noqa: E402, F401 - the lesson's own models and Panel's, which the students' documents hold
+import panel.models  # noqa: E402, F401
+from app.stack import CLASS_OPTIONS, free_port  # noqa: E402
+
+CLK = os.sysconf("SC_CLK_TCK")
+PID = re.compile(r"app process (\d+): pid (\d+)")
+FREED_S = 12  # unused sessions last 5 s and are looked for every 2 s
+
+
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK
+
+
+def rss_mb(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Target:
+    """A server started here: its URL, its app processes' pids, and how to stop it."""
+
+    def __init__(self, name, extra):
+        self.name, self.port = name, free_port()
+        self.log = Path(f"/tmp/bench-class-{self.port}.log")
+        with self.log.open("w") as f:
+            self.proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(self.port), *extra],
+                                         cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env=os.environ)
+        self.url = f"http://localhost:{self.port}/main"
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urlopen(f"http://127.0.0.1:{self.port}/liveness", timeout=10):
+                    break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"{name} did not start:\n{self.log.read_text()}") from None
+                time.sleep(0.3)
+
+    def pids(self):
+        found = {int(n): int(pid) for n, pid in PID.findall(self.log.read_text())}
+        return list(found.values()) or [self.proc.pid]
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        if os.environ.get("BENCH_KEEP_LOG") != "1":
+            self.log.unlink(missing_ok=True)
+
+
+def student(url, out):
+    from bokeh.client import pull_session
+
+    t0 = time.perf_counter()
+    try:
+        session = pull_session(url=url)
+        t1 = time.perf_counter()
+        wire = session.document.select_one({"name": "wire"})
+        state = json.loads(wire.text) if wire.text else {}
+        state["T"] = 2.0
+        wire.text = json.dumps(state)
+        session.force_roundtrip()
+        t2 = time.perf_counter()
+        session.close()
+        out.append((t1 - t0, t2 - t1, None))
+    except Exception as e:  # noqa: BLE001 - a student who could not join is counted, not fatal
+        out.append((None, None, f"{type(e).__name__}: {e}"[:200]))
+
+
+def browsers(url, n, within, out):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import chromium
+    from tests.browser import lessonpage as lp
+
+    with sync_playwright() as pw:
+        b = chromium.launch(pw)
+        for i in range(n):
+            time.sleep(within / (n + 1))
+            pg = b.new_page(viewport={"width": 1280, "height": 960})
+            t0 = time.perf_counter()
+            try:
+                pg.goto(url)
+                lp.wait_ready(pg, timeout=60000)
+                out.append(time.perf_counter() - t0)
+            except Exception:  # noqa: BLE001
+                out.append(None)
+            pg.close()
+        b.close()
+
+
+def p95(values):
+    return sorted(values)[max(0, int(round(0.95 * len(values))) - 1)]
+
+
+def one_round(target, students, within, n_browsers):
+    pids = target.pids()
+    cpu0, rss0 = sum(map(cpu_seconds, pids)), sum(map(rss_mb, pids))
+    results, seen, peak = [], [], [rss0]
+    stop = threading.Event()
+
+    def watch():
+        while not stop.wait(0.5):
+            peak.append(sum(map(rss_mb, target.pids())))
+
+    threads = [threading.Thread(target=watch)]
+    if n_browsers:
+        threads.append(threading.Thread(target=browsers, args=(target.url, n_browsers, within, seen)))
+    for t in threads:
+        t.start()
+    start = time.perf_counter()
+    class_threads = []
+    for i in range(students):
+        time.sleep(max(0.0, start + i * within / students - time.perf_counter()))
+        t = threading.Thread(target=student, args=(target.url, results))
+        t.start()
+        class_threads.append(t)
+    for t in class_threads:
+        t.join(timeout=300)
+    for t in threads[1:]:
+        t.join(timeout=300)
+    cpu1 = sum(map(cpu_seconds, target.pids()))
+    time.sleep(FREED_S)
+    stop.set()
+    threads[0].join()
+    rss_after = sum(map(rss_mb, target.pids()))
+    docs = [d for d, _, e in results if e is None]
+    trips = [r for _, r, e in results if e is None]
+    errors = [e for *_, e in results if e is not None]
+    return {"doc_p50": statistics.median(docs) if docs else float("nan"), "doc_p95": p95(docs) if docs else float("nan"),
+            "trip_p95": p95(trips) * 1000 if trips else float("nan"), "errors": errors,
+            "cpu_ms": (cpu1 - cpu0) / students * 1000, "rss": (rss0, max(peak), rss_after),
+            "browsers": seen}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--students", type=int, default=60)
+    ap.add_argument("--within", type=float, default=10.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--browsers", type=int, default=3)
+    args = ap.parse_args()
+    targets = [("one process", ["--address", "127.0.0.1", *CLASS_OPTIONS]),
+               (f"--workers {args.workers} behind nginx", ["--workers", str(args.workers)])]
+    print(f"{args.students} students within {args.within:g} s, {args.rounds} rounds, {args.browsers} Chromium pages "
+          "each round")
+    print(f"{'target':28} {'round':>5} {'doc p50 s':>9} {'p95 s':>6} {'gesture p95 ms':>14} {'errors':>6} "
+          f"{'CPU/session ms':>14} {'RSS MB before/peak/after':>25} {'Chromium ready s':>16}")
+    for name, extra in targets:
+        target = Target(name, extra)
+        try:
+            for r in range(args.rounds):
+                got = one_round(target, args.students, args.within, args.browsers)
+                rss = "/".join(f"{v:.0f}" for v in got["rss"])
+                ready = ", ".join("failed" if s is None else f"{s:.1f}" for s in got["browsers"])
+                print(f"{name:28} {r + 1:5d} {got['doc_p50']:9.2f} {got['doc_p95']:6.2f} {got['trip_p95']:14.1f} "
+                      f"{len(got['errors']):6d} {got['cpu_ms']:14.0f} {rss:>25} {ready:>16}", flush=True)
+                for e in sorted(set(got["errors"]))[:3]:
+                    print(f"    error: {e}")
+        finally:
+            target.stop()
+
+
+if __name__ == "__main__":
+    main()
