@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT))
 # the settings once, and a key set later is not the clients').
 os.environ.update(BOKEH_SECRET_KEY=secrets.token_urlsafe(32), BOKEH_SIGN_SESSIONS="yes")
 
-import app.document  # noqa: E402, F401 - the lesson's own models and Panel's, which the students' documents hold
-import panel.models  # noqa: E402, F401
+import panel.models  # noqa: E402, F401 - Panel's models and the lesson's, which the students' documents hold
+
+import app.document  # noqa: E402, F401
 from app.stack import CLASS_OPTIONS, free_port  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
@@ -117,7 +118,7 @@ def browsers(url, n, within, out):
 
     with sync_playwright() as pw:
         b = chromium.launch(pw)
-        for i in range(n):
+        for _ in range(n):
             time.sleep(within / (n + 1))
             pg = b.new_page(viewport={"width": 1280, "height": 960})
             t0 = time.perf_counter()
@@ -169,8 +170,9 @@ def one_round(target, students, within, n_browsers):
     docs = [d for d, _, e in results if e is None]
     trips = [r for _, r, e in results if e is None]
     errors = [e for *_, e in results if e is not None]
-    return {"doc_p50": statistics.median(docs) if docs else float("nan"), "doc_p95": p95(docs) if docs else float("nan"),
-            "trip_p95": p95(trips) * 1000 if trips else float("nan"), "errors": errors,
+    nan = float("nan")
+    return {"doc_p50": statistics.median(docs) if docs else nan, "doc_p95": p95(docs) if docs else nan,
+            "trip_p95": p95(trips) * 1000 if trips else nan, "errors": errors,
             "cpu_ms": (cpu1 - cpu0) / students * 1000, "rss": (rss0, max(peak), rss_after),
             "browsers": seen}
 
