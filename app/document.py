@@ -454,8 +454,9 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_router = small("router_figure", t["router_title"], t["router_hint"].replace("{k}", str(s["rk"])), tools="",
                        height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
                        visible=s["lm"])
+    # No outline: a dropped expert's bar of height 0 drew its background-coloured outline across the axis.
     router_bars = fig_router.vbar(x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
-                                  fill_color=palette["bar"], line_color=palette["bg"], level="overlay")
+                                  fill_color=palette["bar"], line_color=None, level="overlay")
     router_text = fig_router.text(x="x", y="weight", text="label", source=sources["router"], text_align="center",
                                   text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
                                   text_font_size=size["hint"], text_color=palette["fg"], level="overlay")

@@ -259,7 +259,7 @@ function draw_lm(page, s, t, live = false) {
     g.router_text.text_font_size = size.hint;
     g.line.line_color = p.muted;
     g.kept.setv({ fill_color: p.bar, line_color: p.bar });
-    g.router.setv({ fill_color: p.bar, line_color: p.bg });
+    g.router.fill_color = p.bar;
     g.router_text.text_color = p.fg;
     g.grad.line_color = p.target;
     g.grad_T2.line_color = p.bar;
