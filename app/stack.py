@@ -2,7 +2,7 @@
 
     softmax-explainer serve --workers 2 --port 5006 [--address 0.0.0.0] [--allow-websocket-origin HOST:PORT]
 
-One `panel serve` process serialises its sessions (each new one costs it a third of a second of CPU), and
+One `panel serve` process serialises its sessions (each new one costs it most of a second of CPU), and
 `--num-procs` does not balance websocket connections. Here each of N processes (`serve_command`'s, with the
 serving rules of app/server.py and one shared session key, so any of them accepts a session id another made)
 listens on a loopback port; Debian's nginx listens on `--port` and keeps each visitor on one process by a cookie
@@ -103,7 +103,8 @@ class Stack:
     """The app processes and nginx; `run()` watches them until stopped."""
 
     def __init__(self, workers, port, address, origins, rest, environ=None):
-        self.nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+        # Debian puts nginx in /usr/sbin, which a user's PATH often leaves out.
+        self.nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
         if self.nginx is None:
             raise StackError("--workers needs nginx (Debian: apt-get install nginx-light)")
         self.env = dict(os.environ if environ is None else environ)
