@@ -113,7 +113,7 @@ export function decode(z, T = 1.0, stages = []) {
  * NumPy arrays, before and p are Float64Arrays and kept a Uint8Array, 1 where kept: a
  * frame of a drag over 50,000 words does not copy them into lists. */
 export function decode_kept(z, T = 1.0, stages = []) {
-  const before = float_row(softmax(z, T));
+  const before = softmax_row(z, T);
   let p = before;
   const keep = new Uint8Array(z.length).fill(1);
   for (const [name, value] of stages) {

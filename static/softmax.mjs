@@ -77,8 +77,8 @@ export function logsumexp(z) {
   return m + log1p_others(z.map((v) => v - m), z.indexOf(m));
 }
 
-/** softmax(z, T)_k = e^{(z_k − max z)/T} / Σ_j e^{(z_j − max z)/T}. */
-export function softmax(z, T = 1.0) {
+// softmax(z, T) as a Float64Array, divided in place: decoding.mjs keeps a row of 50,000 words in it, uncopied.
+function softmax_row(z, T) {
   check_logits(z);
   check_temperature(T);
   const e = scaled_shifted(z, T);
@@ -93,9 +93,13 @@ export function softmax(z, T = 1.0) {
     e[k] = e_run;
   }
   const s = pairwise_sum(e);
-  const p = new Array(e.length);
-  for (let k = 0; k < e.length; k++) p[k] = e[k] / s;
-  return p;
+  for (let k = 0; k < e.length; k++) e[k] /= s;
+  return e;
+}
+
+/** softmax(z, T)_k = e^{(z_k − max z)/T} / Σ_j e^{(z_j − max z)/T}. */
+export function softmax(z, T = 1.0) {
+  return Array.from(softmax_row(z, T));
 }
 
 /** log_softmax(z, T)_k = u_k − logsumexp(u), u = (z − max z)/T. */
