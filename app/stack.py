@@ -80,6 +80,11 @@ def free_port():
         return s.getsockname()[1]
 
 
+def nginx_path():
+    """nginx on PATH, or in /usr/sbin, where Debian puts it and a user's PATH often leaves out; None if absent."""
+    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+
+
 def nginx_config(run, listen, ports):
     """nginx's configuration: app/data/nginx.conf.in with the run folder, the address and the processes."""
     template = resources.files("app").joinpath("data/nginx.conf.in").read_text(encoding="utf-8")
@@ -103,8 +108,7 @@ class Stack:
     """The app processes and nginx; `run()` watches them until stopped."""
 
     def __init__(self, workers, port, address, origins, rest, environ=None):
-        # Debian puts nginx in /usr/sbin, which a user's PATH often leaves out.
-        self.nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+        self.nginx = nginx_path()
         if self.nginx is None:
             raise StackError("--workers needs nginx (Debian: apt-get install nginx-light)")
         self.env = dict(os.environ if environ is None else environ)

@@ -10,16 +10,18 @@ import contextlib
 import gzip
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import urllib.request
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import core
+from app.stack import nginx_path
 from tests.browser import lessonpage as lp
 from tests.browser.conftest import ROOT, _missing, free_port, wait_serving
 
@@ -29,10 +31,11 @@ PID = re.compile(r"app process (\d+): pid (\d+) on 127\.0\.0\.1:(\d+)")
 @contextlib.contextmanager
 def class_stack(workers=2):
     """`python -m app serve --workers N` on a free port; yields (url, log, stack process)."""
-    if shutil.which("nginx") is None and not os.access("/usr/sbin/nginx", os.X_OK):
+    if nginx_path() is None:
         _missing("nginx is not installed (.ci/run installs Debian's nginx-light)")
     port = free_port()
-    out = ROOT / f".stack-{port}.log"
+    folder = tempfile.TemporaryDirectory()
+    out = Path(folder.name) / "stack.log"
     with out.open("w") as f:
         proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--workers", str(workers), "--port", str(port)],
                                 cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
@@ -47,7 +50,7 @@ def class_stack(workers=2):
         except subprocess.TimeoutExpired:
             proc.kill()
         text = read()
-        out.unlink(missing_ok=True)
+        folder.cleanup()
         assert proc.returncode == 0, text
         assert "Traceback" not in text, text
 
