@@ -282,7 +282,9 @@ def build(s, mode="file", app_path="", app_url=""):
         f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
         class_axis(f.xaxis[0])
         f.xgrid.grid_line_color = None
-        # The key to the figure on a line of its own under the title, so that a phone clips neither.
+        # The key to the figure on a line of its own under the title, so that a phone clips neither; both in the
+        # look's size, which the page makes smaller where a frame is too narrow (static/draw.mjs fit_hints).
+        f.title.text_font_size = size["title"]
         f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
                            text_color=palette["muted"]), "above")
         return f
@@ -343,6 +345,7 @@ def build(s, mode="file", app_path="", app_url=""):
         f = figure(name=name, title=title, toolbar_location=None, css_classes=["fig", *classes],
                    stylesheets=sheets, background_fill_color=palette["bg"], border_fill_color=palette["bg"],
                    min_border_left=60, **kw)
+        f.title.text_font_size = size["title"]
         f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
                            text_color=palette["muted"]), "above")
         f.ygrid.grid_line_color = palette["grid"]

@@ -75,6 +75,11 @@ function draw(page, s, { live = false, text = true } = {}) {
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
+  // After every title and key of this frame is written (a language, a vocabulary unpacked); a gesture's frames
+  // change neither them nor a figure's width.
+  const size = a.sizes[s.lecture ? "lecture" : "normal"];
+  fit_hints(page, size);
+  fit_hints(page, size, a.lab_hints, a.lab_figs);
   draw_locks(page, s, t);
   show_live(page, tour_live(page, s, t, tour_done) || f.live);
   write_link(page, s);
@@ -192,23 +197,26 @@ function fit_to_figures(page, f, s, live) {
     radius: size.point / 2, label_height: parseFloat(size.labels), target_half: size.target / 2,
     width_of: (text) => text_width(page, font, text),
   };
-  fit_hints(page, size);
-  if (!live) fit_hints(page, size, a.lab_hints, a.lab_figs); // a gesture's frames change no lab figure's width
   return fit(f, room, a.view);
 }
 
-// A figure's key, on the line under its title, in the look's size or smaller where its frame is narrower than
-// the text (a canvas never wraps it; lecture mode's 20 px runs past a half screen at 1024 px). A figure not
-// laid out (the lab's, closed) keeps its key as it is until its first layout draws again.
+// A figure's title and its key (the line under it), each in the look's size or smaller where the figure's frame
+// is narrower than the text (a canvas never wraps it; lecture mode's sizes run past a half screen at 1024 px). A
+// figure not laid out (the lab's, closed) keeps them as they are until its first layout draws again.
 function fit_hints(page, size, hints = page.a.hints, figs = page.a.figs) {
   for (const [key, hint] of Object.entries(hints)) {
-    if (!(inner_width_of(figs[key]) > 0)) continue;
-    const wanted = parseFloat(size.hint);
-    const font = scalar(hint.text_font);
-    const width = text_width(page, `${wanted}px ${font}`, hint.text);
-    const px = Math.max(10, Math.min(wanted, Math.floor(wanted * inner_width_of(figs[key]) / width)));
-    set_if_changed(hint, { text_font_size: `${px}px` });
+    const room = inner_width_of(figs[key]);
+    if (!(room > 0)) continue;
+    fit_text(page, hint, size.hint, room);
+    fit_text(page, figs[key].title, size.title, room);
   }
+}
+
+function fit_text(page, model, size, room) {
+  const wanted = parseFloat(size);
+  const font = `${scalar(model.text_font_style)} ${wanted}px ${scalar(model.text_font)}`;
+  const px = Math.max(10, Math.min(wanted, Math.floor(wanted * room / text_width(page, font, model.text))));
+  set_if_changed(model, { text_font_size: `${px}px` });
 }
 
 // A label's width in px as the figures' canvas draws it, measured once per font and text.
@@ -317,7 +325,7 @@ function draw_look(page, s) {
   for (const fig of every_figure(a)) {
     fig.css_classes = [...fig.css_classes.filter((name) => name !== "lecture-mode"), ...(s.lecture ? ["lecture-mode"] : [])];
     fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
-    fig.title.setv({ text_color: p.fg, text_font_size: size.title });
+    fig.title.text_color = p.fg; // its size: fit_hints
   }
   for (const hint of Object.values(a.hints)) hint.text_color = p.muted; // its size: fit_hints
   for (const hint of Object.values(a.lab_hints)) hint.text_color = p.muted; // its size: fit_hints

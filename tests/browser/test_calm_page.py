@@ -206,3 +206,35 @@ def test_lecture_mode_at_1024_by_768(new_page, exported, served, where, lang):
     bottoms = p.pg.evaluate(f"""() => ['logit_figure', 'prob_figure', 'temperature', 'readout-loss'].map((n) =>
       Bokeh.index.find_one(({lp.FIND})(n)).el.getBoundingClientRect().bottom)""")
     assert max(bottoms) <= 768, (where, bottoms)
+
+
+# Every figure a link opens (the loss figure waits for the first gradient step).
+FIGURES = ["logit_figure", "prob_figure", "jacobian_figure", "reliability_figure", "counts_figure",
+           "nll_figure", "vocab_figure", "attention_figure", "router_figure", "distill_figure"]
+# Each figure's title and its key as the canvas draws them (style, size, font) against the frame they sit over.
+TITLE_FIT = f"""() => {{ const find = {lp.FIND};
+  const value = (v) => (typeof v === 'object' && v !== null ? v.value : v);
+  const ctx = document.createElement('canvas').getContext('2d');
+  const width = (t) => {{
+    ctx.font = `${{value(t.text_font_style)}} ${{value(t.text_font_size)}} ${{value(t.text_font)}}`;
+    return ctx.measureText(t.text).width;
+  }};
+  return {FIGURES!r}.map((name) => find(name)).filter((f) => f.visible && f.inner_width > 0)
+    .flatMap((f) => [['title', f.title], ['key', f.above[0]]]
+      .map(([kind, t]) => [f.name, kind, t.text, width(t), f.inner_width])); }}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("width", [375, 1024, 1440])
+def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_page, exported, width, lang):
+    """A canvas never wraps a title: lecture mode's 20 px ran "The next word: p = softmax(ln f / T)" and "Causal
+    attention, the classes as tokens" past their frames at 1024 px. Every view open, both languages. On a phone
+    two keys are longer than their frame even at the smallest size the page writes them (10 px): the reliability
+    diagram's and the next word's, which need a second line; so keys are held to it from 1024 px."""
+    p = new_page(block_network=True, viewport=(width, 900))
+    p.pg.goto(f"{exported.as_uri()}#lecture=1&lang={lang}&tour=0&learn=1&jacobian=1&calib=1&lm=1")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    shown = p.pg.evaluate(TITLE_FIT)
+    assert {name for name, *_ in shown} == set(FIGURES), shown
+    assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], shown
