@@ -447,7 +447,7 @@ def build(s, mode="file", app_path="", app_url=""):
                       height=330, sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
                       x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"], min_border_right=24)
     vocab_line = fig_vocab.line(x="rank", y="p", source=sources["vocab_curve"], line_color=palette["muted"],
-                                line_width=2)
+                                line_width=2, level="overlay")
     vocab_kept = fig_vocab.scatter(x="rank", y="p", source=sources["vocab_kept"], size=6, fill_color=palette["bar"],
                                    line_color=palette["bar"], level="overlay")
     fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
@@ -471,7 +471,8 @@ def build(s, mode="file", app_path="", app_url=""):
                                  line_width=2)
     grad_T2_line = fig_distill.line(x="T", y="grad_T2", source=sources["distill"], line_color=palette["bar"],
                                     line_width=2.5)
-    distill_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5)
+    distill_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5,
+                        level="overlay")
     fig_distill.add_layout(distill_span)
     distill_now = fig_distill.scatter(x="T", y="grad_T2", source=sources["distill_now"], size=11,
                                       fill_color=palette["fg"], line_color=palette["bg"], line_width=2,

@@ -70,13 +70,16 @@ function min_p_keep(p, min_p) {
   return at_least(p, min_p * top);
 }
 
-// p on the kept classes over their mass, as a Float64Array.
+// p on the kept classes over their mass, as a Float64Array. Only the classes up to the last kept one are read or
+// written: a filter keeps the head of a vocabulary, and its 49,000 dropped words stay the array's zeros.
 function renormalised(p, keep) {
+  let live = keep.length;
+  while (live > 0 && !keep[live - 1]) live--;
   const q = new Float64Array(p.length);
-  for (let i = 0; i < p.length; i++) if (keep[i]) q[i] = p[i];
-  const total = pairwise_sum(q);
+  for (let i = 0; i < live; i++) if (keep[i]) q[i] = p[i];
+  const total = pairwise_sum(q, 0, q.length, live);
   if (!(total > 0)) throw new Error("renormalise needs a kept class with probability > 0");
-  for (let i = 0; i < q.length; i++) q[i] /= total;
+  for (let i = 0; i < live; i++) q[i] /= total;
   return q;
 }
 

@@ -23,8 +23,11 @@ function check_temperature(T) {
 /**
  * Σ values in NumPy's order: a plain loop below 8 terms, eight running sums up to 128, halves beyond. The
  * twins then round alike where a sum lands on a display tie (ten equal logits, ε = 0.25: −∂L/∂z = 0.3375).
+ * Terms from index `live` on are +0 and not read: a block of them sums to +0 in any order, and x + 0 = x, so the
+ * sum is the same to the bit (a renormalisation of 1,000 kept words out of 50,000 reads 1,000).
  */
-export function pairwise_sum(a, start = 0, n = a.length - start) {
+export function pairwise_sum(a, start = 0, n = a.length - start, live = start + n) {
+  if (start >= live) return 0;
   if (n < 8) {
     let res = 0;
     for (let i = start; i < start + n; i++) res += a[i];
@@ -40,7 +43,7 @@ export function pairwise_sum(a, start = 0, n = a.length - start) {
   }
   let n2 = Math.floor(n / 2);
   n2 -= n2 % 8;
-  return pairwise_sum(a, start, n2) + pairwise_sum(a, start + n2, n - n2);
+  return pairwise_sum(a, start, n2, live) + pairwise_sum(a, start + n2, n - n2, live);
 }
 
 // max z, found without spreading the array (K may be 50,257).

@@ -90,3 +90,13 @@ test("on 50,000 words in rank order (the twin's one pass), top-k and top-p keep 
     for (const [k, want] of Object.entries(c.top_k)) assert.deepEqual(runs(twin.top_k_mask(p, Number(k))), want, `k=${k}`);
   }
 });
+
+test("a sum that does not read its zero tail is the whole sum to the bit", () => {
+  let seed = 12345;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + Math.floor(random() * 3000), live = Math.floor(random() * (n + 1));
+    const a = Float64Array.from({ length: n }, (_, i) => (i < live ? random() * 10 ** (6 * random() - 3) : 0));
+    assert.ok(Object.is(twin.pairwise_sum(a, 0, n, live), twin.pairwise_sum(a)), `n=${n}, live=${live}`);
+  }
+});
