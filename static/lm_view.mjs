@@ -107,10 +107,13 @@ export function distill_point(v, z, T) {
   return { grad: norm, grad_T2: norm * T * T };
 }
 
-// The next word's sources: the kept words, the plot's two series and the filters' row.
-function decoding_sources(s, d) {
+// The next word's sources: the plot's two series, and with `text` the kept words and the filters' row, which no
+// figure draws and the readouts show (they follow with the text: a gesture's 1,000 kept words a frame cost 0.7 ms).
+function decoding_sources(s, d, text = true) {
   if (!d) return {};
-  return { vocab: d.kept, vocab_curve: d.curve, vocab_kept: d.shown,
+  const plot = { vocab_curve: d.curve, vocab_kept: d.shown };
+  if (!text) return plot;
+  return { ...plot, vocab: d.kept,
     decoding: { T: [s.T], top_k: [s.topk], top_p: [s.topp], min_p: [s.minp], kept: [d.kept.word.length] } };
 }
 
@@ -159,7 +162,7 @@ function lm_frame(page, s, t, text, live = false) {
   // The next word's plot follows every frame, the rest of the view at `follows`' rhythm: their four figures and
   // text repainted in every frame took a drag of the logits from 27 to 75 ms a frame (bench_drag_latency.py's
   // probe; 37 to 46 ms with this), where the page closed takes 27 to 38.
-  if (!follows(page, live)) return { sources: decoding_sources(s, d), readouts: {} };
+  if (!follows(page, live)) return { sources: decoding_sources(s, d, false), readouts: {} };
   const n = softmax_sources(s);
   const sources = { ...decoding_sources(s, d), ...n.sources };
   if (!text) return { sources, readouts: {} };
