@@ -153,8 +153,8 @@ LM_READOUTS = ("decoding", "uniform")  # beside the rank-probability plot; the o
 # Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
 # 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it,
 # and the Hangul font (static/hangul.css), which only the document's head can declare.
-VIEWPORT = ('{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<style>{bundle.fonts_css()}</style>{{% endblock %}}")
+VIEWPORT_META = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+VIEWPORT = f"{{% block postamble %}}{VIEWPORT_META}<style>{bundle.fonts_css()}</style>{{% endblock %}}"
 
 
 class LessonModel(DataModel):

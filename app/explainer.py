@@ -19,7 +19,6 @@ from tornado.ioloop import IOLoop
 from .document import VIEWPORT, build
 from .link import link_pairs, parse_link
 from .rules import Refusal
-from .server import release_memory_soon
 from .state import STATE_KEYS, Lesson
 from .strings import TEXT
 
@@ -91,34 +90,20 @@ def session_explainer(lang="en"):
     explainer = Explainer(lesson=lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang))
     doc.title = TEXT[explainer.lesson.lang]["title"]
     doc.js_on_event("connection_lost", explainer._doc.callback)
-    doc.on_session_destroyed(release_memory_soon)
     return explainer
 
 
-class Explainer(pn.viewable.Viewer):
-    """Drag the logits, watch softmax and cross-entropy follow.
-
-    >>> explainer = Explainer(lesson=Lesson(T=0.5))
-    >>> explainer.lesson.probabilities().round(3)
-    array([0.864, 0.117, 0.019])
-    """
+class Wired(param.Parameterized):
+    """A lesson kept in step with a page through a wire (app/document.py `WireModel`): what the page sends goes
+    through the gatekeeper, what Python changes goes back. `_wire` is the wire; `_push` sends a change made in
+    Python where the document does not send it by itself (a notebook)."""
 
     lesson = param.ClassSelector(class_=Lesson, constant=True,
                                  doc="The state this view shows and updates (set when the view is made).")
 
-    def __init__(self, **params):
-        unknown = set(params) - set(self.param)
-        if unknown:
-            raise TypeError(f"Explainer() got an unexpected keyword argument {sorted(unknown)[0]!r}")
-        lesson = params.setdefault("lesson", Lesson())
-        if not isinstance(lesson, Lesson):
-            raise TypeError(f"Explainer(lesson=...) takes a Lesson, got {type(lesson).__name__}")
-        super().__init__(**params)
-        mode, app_path, app_url = _served_context()
-        self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
-        self._pane = pn.pane.Bokeh(self._doc.layout)
-        self._push_waiting = False
-        self._doc.wire.on_change("text", self._from_page)
+    def _bind(self, wire):
+        self._wire = wire
+        wire.on_change("text", self._from_page)
         self.lesson.param.watch(self._to_page, list(STATE_KEYS.values()), precedence=1)
 
     def _from_page(self, attr, old, new):
@@ -134,15 +119,51 @@ class Explainer(pn.viewable.Viewer):
     def _page_state(self):
         """The lesson the page last sent or was sent (None when that text is not a lesson)."""
         try:
-            return state_from_text(self._doc.wire.text)
+            return state_from_text(self._wire.text)
         except ValueError:
             return None
 
     def _to_page(self, *events):
         state = self.lesson.state()
         if self._page_state() != state:
-            self._doc.wire.text = json.dumps(state, ensure_ascii=False)
+            self._wire.text = json.dumps(state, ensure_ascii=False)
             self._push()
+
+    def _push(self):
+        pass
+
+    @property
+    def page_state(self):
+        """The lesson the page last sent or was sent, as a dict (None if that was not a lesson)."""
+        return self._page_state()
+
+    @property
+    def document(self):
+        """The Bokeh document that holds the wire: the one to lock for a change made from another thread."""
+        return self._wire.document
+
+
+class Explainer(Wired, pn.viewable.Viewer):
+    """Drag the logits, watch softmax and cross-entropy follow.
+
+    >>> explainer = Explainer(lesson=Lesson(T=0.5))
+    >>> explainer.lesson.probabilities().round(3)
+    array([0.864, 0.117, 0.019])
+    """
+
+    def __init__(self, **params):
+        unknown = set(params) - set(self.param)
+        if unknown:
+            raise TypeError(f"Explainer() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        lesson = params.setdefault("lesson", Lesson())
+        if not isinstance(lesson, Lesson):
+            raise TypeError(f"Explainer(lesson=...) takes a Lesson, got {type(lesson).__name__}")
+        super().__init__(**params)
+        mode, app_path, app_url = _served_context()
+        self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
+        self._pane = pn.pane.Bokeh(self._doc.layout)
+        self._push_waiting = False
+        self._bind(self._doc.wire)
 
     def _push(self):
         """Send the document's changes to a notebook output once its comm is open; elsewhere do nothing.
@@ -163,16 +184,6 @@ class Explainer(pn.viewable.Viewer):
     def _push_again(self):
         self._push_waiting = False
         self._push()
-
-    @property
-    def document_lesson(self):
-        """The lesson model in the page's document (its `document` is the one to lock for a change)."""
-        return self._doc.lesson
-
-    @property
-    def page_state(self):
-        """The lesson the page last sent or was sent, as a dict (None if that was not a lesson)."""
-        return self._page_state()
 
     def __panel__(self):
         return self._pane

@@ -15,7 +15,8 @@ import sys
 
 import panel as pn
 
-from app.explainer import session_explainer, visitor_path
+from app.explainer import visitor_path
+from app.page import serve_session
 from app.serve_args import UsageError, parse_serve_args
 from app.server import install
 
@@ -30,4 +31,4 @@ except UsageError as e:
         raise SystemExit(e.code) from None
     pn.pane.Str(line).servable(title="softmax-explainer", location=False)
 else:
-    session_explainer(options.lang).servable(location=False)
+    serve_session(options.lang)

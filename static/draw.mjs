@@ -444,6 +444,12 @@ function show_live(page, text) {
   if (region && region.textContent !== text) region.textContent = text;
 }
 
+// The served app's path and address: Python's where the explainer is embedded in another page (Bokeh's
+// server_document), the page's own where the page is the app (app/page.py, one explainer for every visitor,
+// built without them).
+const app_path_of = (a) => a.app_path || location.pathname;
+const app_url_of = (a) => a.app_url || `${location.origin}${location.pathname}`;
+
 // The lesson in the address bar: the exported file keeps it in the hash, the served app in the query (only
 // where it is the page itself, not embedded in another page); a notebook leaves the address alone.
 function write_link(page, s) {
@@ -452,7 +458,7 @@ function write_link(page, s) {
   if (page.applied.link === link) return;
   page.applied.link = link;
   if (a.mode === "file" && page.link_ready) history.replaceState(history.state, "", `#${link}`);
-  if (a.mode === "served" && location.pathname === a.app_path) {
+  if (a.mode === "served" && location.pathname === app_path_of(a)) {
     history.replaceState(history.state, "", `?${link}${location.hash}`);
   }
 }
@@ -461,6 +467,6 @@ function connection_html(page, s, t) {
   if (!page.connection) return "";
   const { a } = page;
   const link = link_of(s, a.strings, a.rules);
-  const url = location.pathname === a.app_path ? `?${link}` : `${a.app_url}?${link}`;
+  const url = location.pathname === app_path_of(a) ? `?${link}` : `${app_url_of(a)}?${link}`;
   return `<div class="connection">${fill(t[`connection_${page.connection}`], { url: escape_html(url) })}</div>`;
 }

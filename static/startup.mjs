@@ -99,10 +99,13 @@ function listen(page) {
     window.addEventListener("hashchange", () => read_link(page));
     read_link(page);
   }
+  // A served page that is the app itself (app/page.py: one explainer for every visitor) reads its query as the
+  // exported file reads its hash; Python has read the same query, by the same rules, for the session's lesson.
+  if (a.mode === "served" && !a.app_path) read_link(page, location.search);
 }
 
-function read_link(page) {
-  const text = location.hash.replace(/^#/, "");
+function read_link(page, link = location.hash) {
+  const text = link.replace(/^[#?]/, "");
   if (!text) return;
   const [s] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
   page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
@@ -115,7 +118,7 @@ function read_link(page) {
 function copy_link(page) {
   const { a } = page;
   const link = link_of(now(page), a.strings, a.rules);
-  const url = a.mode === "served" ? `${a.app_url}?${link}`
+  const url = a.mode === "served" ? `${app_url_of(a)}?${link}`
     : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
   const say = (key) => {
     page.local_notice = `${key}:${url}`;
@@ -174,7 +177,7 @@ function lost(page) {
   page.connection = "lost";
   draw(page, now(page));
   // HEAD: any answer at all (Tornado's 405 included) means the server is back, and it opens no session.
-  const poll = () => fetch(page.a.app_url || location.href, { method: "HEAD", mode: "no-cors", cache: "no-store" })
+  const poll = () => fetch(app_url_of(page.a), { method: "HEAD", mode: "no-cors", cache: "no-store" })
     .then(() => {
       page.connection = "back";
       draw(page, now(page));

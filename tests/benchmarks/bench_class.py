@@ -17,6 +17,7 @@ stops by itself, and every server it started is stopped.
 """
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -27,7 +28,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.request import urlopen
+from urllib.request import Request, urlopen
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -35,7 +36,10 @@ sys.path.insert(0, str(ROOT))
 # the settings once, and a key set later is not the clients').
 os.environ.update(BOKEH_SECRET_KEY=secrets.token_urlsafe(32), BOKEH_SIGN_SESSIONS="yes")
 
+import bokeh.client.connection  # noqa: E402
 import panel.models  # noqa: E402, F401 - Panel's models and the lesson's, which the students' documents hold
+from bokeh.util.token import get_session_id  # noqa: E402
+from tornado.httpclient import HTTPRequest  # noqa: E402
 
 import app.document  # noqa: E402, F401
 from app.stack import CLASS_OPTIONS, free_port  # noqa: E402
@@ -48,6 +52,25 @@ FREED_S = 12  # unused sessions last 5 s and are looked for every 2 s
 def cpu_seconds(pid):
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK
+
+
+def nginx_pids(root):
+    """nginx's master and workers among the descendants of process `root`."""
+    parent, name = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        pid, rest = int(stat.parent.name), text.rsplit(")", 1)
+        name[pid], parent[pid] = rest[0].split("(", 1)[1], int(rest[1].split()[1])
+
+    def under(pid):
+        while pid in parent and pid != root:
+            pid = parent[pid]
+        return pid == root
+
+    return [pid for pid in parent if name[pid] == "nginx" and under(pid)]
 
 
 def rss_mb(pid):
@@ -78,8 +101,9 @@ class Target:
                 time.sleep(0.3)
 
     def pids(self):
+        """The app processes, and nginx's when it is in front: the proxy's gzip is the server's work too."""
         found = {int(n): int(pid) for n, pid in PID.findall(self.log.read_text())}
-        return list(found.values()) or [self.proc.pid]
+        return (list(found.values()) or [self.proc.pid]) + nginx_pids(self.proc.pid)
 
     def stop(self):
         self.proc.terminate()
@@ -91,23 +115,48 @@ class Target:
             self.log.unlink(missing_ok=True)
 
 
+# bokeh.client sends no cookie with its websocket, and nginx keeps a visitor on their process by one (app/stack.py):
+# each student's thread gives its page's cookie to the websocket request as a browser would.
+_visitor = threading.local()
+
+
+def _with_cookie(url, **kwargs):
+    cookie = getattr(_visitor, "cookie", None)
+    return HTTPRequest(url, headers={"Cookie": cookie} if cookie else None, **kwargs)
+
+
+bokeh.client.connection.HTTPRequest = _with_cookie
+TOKEN = re.compile(r'"token":"([\w.-]+)"')
+
+
+def session_id_of(page):
+    """The session id that the served page's token names (Bokeh's own reading of it)."""
+    return get_session_id(TOKEN.search(page).group(1))
+
+
 def student(url, out):
+    """A visitor as a browser is one: the page (its HTML holds the explainer), then the page's own session over
+    the websocket, with the page's cookie; one lesson write and its round trip; gone."""
     from bokeh.client import pull_session
 
     t0 = time.perf_counter()
     try:
-        session = pull_session(url=url)
+        with urlopen(Request(url, headers={"Accept-Encoding": "gzip"}), timeout=120) as r:
+            body = r.read()
+            page = (gzip.decompress(body) if r.headers.get("Content-Encoding") == "gzip" else body).decode("utf-8")
+            _visitor.cookie = "; ".join(c.split(";", 1)[0] for c in r.headers.get_all("Set-Cookie") or [])
+        session = pull_session(session_id=session_id_of(page), url=url)
         t1 = time.perf_counter()
-        wire = session.document.select_one({"name": "wire"})
+        wire = session.document.select_one({"name": "session_wire"})
         state = json.loads(wire.text) if wire.text else {}
         state["T"] = 2.0
         wire.text = json.dumps(state)
         session.force_roundtrip()
         t2 = time.perf_counter()
         session.close()
-        out.append((t1 - t0, t2 - t1, None))
+        out.append((t1 - t0, t2 - t1, None, len(body)))
     except Exception as e:  # noqa: BLE001 - a student who could not join is counted, not fatal
-        out.append((None, None, f"{type(e).__name__}: {e}"[:200]))
+        out.append((None, None, f"{type(e).__name__}: {e}"[:200], 0))
 
 
 def browsers(url, n, within, out):
@@ -167,14 +216,15 @@ def one_round(target, students, within, n_browsers):
     stop.set()
     threads[0].join()
     rss_after = sum(map(rss_mb, target.pids()))
-    docs = [d for d, _, e in results if e is None]
-    trips = [r for _, r, e in results if e is None]
-    errors = [e for *_, e in results if e is not None]
+    docs = [d for d, _, e, _ in results if e is None]
+    trips = [r for _, r, e, _ in results if e is None]
+    errors = [e for _, _, e, _ in results if e is not None]
+    sent = [n for _, _, e, n in results if e is None]
     nan = float("nan")
     return {"doc_p50": statistics.median(docs) if docs else nan, "doc_p95": p95(docs) if docs else nan,
             "trip_p95": p95(trips) * 1000 if trips else nan, "errors": errors,
             "cpu_ms": (cpu1 - cpu0) / students * 1000, "rss": (rss0, max(peak), rss_after),
-            "browsers": seen}
+            "browsers": seen, "page_kb": statistics.median(sent) / 1000 if sent else nan}
 
 
 def main():
@@ -190,7 +240,7 @@ def main():
     print(f"{args.students} students within {args.within:g} s, {args.rounds} rounds, {args.browsers} Chromium pages "
           "each round")
     print(f"{'target':28} {'round':>5} {'doc p50 s':>9} {'p95 s':>6} {'gesture p95 ms':>14} {'errors':>6} "
-          f"{'CPU/session ms':>14} {'RSS MB before/peak/after':>25} {'Chromium ready s':>16}")
+          f"{'CPU/session ms':>14} {'RSS MB before/peak/after':>25} {'page kB sent':>12} {'Chromium ready s':>16}")
     for name, extra in targets:
         target = Target(name, extra)
         try:
@@ -199,7 +249,8 @@ def main():
                 rss = "/".join(f"{v:.0f}" for v in got["rss"])
                 ready = ", ".join("failed" if s is None else f"{s:.1f}" for s in got["browsers"])
                 print(f"{name:28} {r + 1:5d} {got['doc_p50']:9.2f} {got['doc_p95']:6.2f} {got['trip_p95']:14.1f} "
-                      f"{len(got['errors']):6d} {got['cpu_ms']:14.0f} {rss:>25} {ready:>16}", flush=True)
+                      f"{len(got['errors']):6d} {got['cpu_ms']:14.0f} {rss:>25} {got['page_kb']:12.0f} {ready:>16}",
+                      flush=True)
                 for e in sorted(set(got["errors"]))[:3]:
                     print(f"    error: {e}")
         finally:

@@ -128,7 +128,7 @@ def served():
     """The app served in this process as app/main.py serves it, so tests can read each session's `Lesson`."""
     import panel as pn
 
-    from app.explainer import session_explainer
+    from app.page import serve_session
     from app.server import install
 
     install()
@@ -137,9 +137,7 @@ def served():
         logging.getLogger(logger).addHandler(records)
 
     def app():
-        explainer = session_explainer()
-        sessions.append(explainer)
-        return explainer
+        sessions.append(serve_session())
 
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True,

@@ -85,7 +85,7 @@ def forge_model(pg, name, attr, value):
 
 def clear_notice(p):
     """Clear the notice from Python (holding the document's lock, as the server does); the page follows."""
-    p.explainer.document_lesson.document.add_next_tick_callback(lambda: setattr(p.lesson, "notice", ""))
+    p.explainer.document.add_next_tick_callback(lambda: setattr(p.lesson, "notice", ""))
     lp.wait_until(lambda: p.lesson.notice == "")
     lp.wait_state(p.pg, "(s) => s.notice === ''")  # the next forgery starts from what Python said last
 
@@ -236,7 +236,7 @@ def renames_on_python_only(write):
 
 def start_from(p, s):
     """Put the lesson back to s from Python (holding the document's lock, as the server does); the page follows."""
-    p.explainer.document_lesson.document.add_next_tick_callback(lambda: p.lesson.set_state(s))
+    p.explainer.document.add_next_tick_callback(lambda: p.lesson.set_state(s))
     lp.wait_until(lambda: p.lesson.state() == s)  # first: the page may agree with Python before the tick runs
     agree(p)
 

@@ -188,7 +188,7 @@ def test_forged_text_on_the_wire_is_refused_in_one_short_log_line(served_page):
         grown = sum(len(r.getMessage()) for r in p.records.records) - before
         assert grown < 1000, (name, grown)
         assert p.lesson.class_names == ["cat", "dog", "bird"]
-        p.explainer.document_lesson.document.add_next_tick_callback(lambda: setattr(p.lesson, "notice", ""))
+        p.explainer.document.add_next_tick_callback(lambda: setattr(p.lesson, "notice", ""))
         # As long as the refusal: the server's thread shares this process with a 4 MB message just parsed.
         lp.wait_until(lambda: p.lesson.notice == "", timeout=10)
     assert p.records.tracebacks(since=p.first) == []

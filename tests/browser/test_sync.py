@@ -53,7 +53,7 @@ def python(p, change):
         finally:
             ran.set()
 
-    p.explainer.document_lesson.document.add_next_tick_callback(run)
+    p.explainer.document.add_next_tick_callback(run)
     assert ran.wait(30), "the server never ran the change"
 
 

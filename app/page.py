@@ -1,0 +1,79 @@
+"""The served page: one explainer document for everyone, and per visitor a session that holds only the wire.
+
+Python never writes a figure after `build`: the page computes and draws every frame, and a session's only traffic
+is the lesson's JSON text on the wire (app/explainer.py). So the explainer a served page shows is built once per
+process and language, like the exported file, and sent inside the page's HTML; the visitor's Bokeh session is a
+document of two models (an empty root and the wire) whose callback, static/session_bridge.mjs, joins its wire to
+the page's. The page reads its own query, as the exported file reads its hash, and tells Python the lesson at its
+first commit; Python reads the same query with the same rules (app/link.py) for the session's lesson.
+
+A session built this way costs the server milliseconds instead of the ~0.9 s of building, converting and sending
+a 587-model document (tests/benchmarks/bench_class.py). An app embedded in another page with Bokeh's
+`server_document` (autoload.js) gets the whole explainer in its session, as before: its page is not ours to
+write.
+"""
+
+from functools import cache
+
+from bokeh.embed import components
+from bokeh.models import CustomJS, Div
+from markupsafe import Markup
+
+from . import bundle
+from .document import VIEWPORT_META, WireModel, build
+from .explainer import AUTOLOAD, Wired, lesson_from_query, session_explainer, visitor_path
+from .server import release_memory_soon
+from .state import Lesson
+from .strings import TEXT
+
+# Bokeh's page template (Panel's base.html) with the explainer after the session's roots; its parts are
+# template variables, so a request compiles this short text and not the 2 MB they hold.
+TEMPLATE = (f"{{% block postamble %}}{VIEWPORT_META}{{{{ explainer_head }}}}{{% endblock %}}"
+            "{% block contents %}{{ super() }}{{ explainer_body }}{% endblock %}")
+
+
+@cache
+def explainer_parts(lang):
+    """(head, body) of the explainer every served page in `lang` shows: the fonts' style, and the document's
+    script and element (Bokeh's `components`: its JSON and the call that draws it)."""
+    doc = build(Lesson(lang=lang).state(), mode="served")
+    # The page's wire starts empty: the page writes it at its first commit, which the bridge sends to Python.
+    doc.wire.text = ""
+    script, div = components(doc.layout, theme=None)
+    return Markup(f"<style>{bundle.fonts_css()}</style>"), Markup(f"{div}{script}")
+
+
+class ServedPage(Wired):
+    """A visitor's session: the page's lesson through the session's own wire, in the session's document."""
+
+    def __init__(self, doc, **params):
+        super().__init__(**params)
+        wire = WireModel(text="", name="session_wire")
+        self._bind(wire)
+        bridge = CustomJS(code=bundle.read("session_bridge.mjs"), args={"wire": wire})
+        root = Div(visible=False, name="session")
+        root.js_on_change("visible", bridge)  # what puts the wire and the bridge in the document
+        doc.add_root(root)
+        doc.js_on_event("document_ready", bridge)
+        doc.js_on_event("connection_lost", bridge)
+        head, body = explainer_parts(self.lesson.lang)
+        doc.template = TEMPLATE
+        doc.template_variables.update(explainer_head=head, explainer_body=body)
+        doc.title = TEXT[self.lesson.lang]["title"]
+
+
+def serve_session(lang="en"):
+    """Fill the served session being opened (Panel's current document): a page request gets the shared
+    explainer and a `ServedPage`; an autoload.js request (an app embedded elsewhere) the whole `Explainer`.
+    The lesson is the one the query describes (`lang` when it names no language). Returns the session's
+    lesson holder (`.lesson`, `.page_state`, `.document`)."""
+    import panel as pn
+
+    doc = pn.state.curdoc
+    request = doc.session_context.request
+    doc.on_session_destroyed(release_memory_soon)
+    if (visitor_path() or "").endswith(AUTOLOAD):
+        explainer = session_explainer(lang)
+        explainer.servable(location=False)
+        return explainer
+    return ServedPage(doc, lesson=lesson_from_query(getattr(request, "query", "") or "", lang))
