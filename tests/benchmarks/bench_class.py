@@ -4,16 +4,18 @@
 
 Each target is started here on the loopback: `softmax-explainer serve` (one process, with the stack's options for
 a class: app/stack.py CLASS_OPTIONS), then `softmax-explainer serve --workers N`. For each round, S students
-start at even steps within W seconds, each a real Bokeh session (`bokeh.client.pull_session`, signed with the
-server's key) that times its document, makes one gesture (one lesson write on the `wire` model, then a
-round trip to the server, which answers after it has taken the write) and leaves. A few Chromium pages open
-among them and time the first painted figures (the explainer ready). Then the class has left: the sessions are
-freed once unused (5 s) and the memory is read again.
+start at even steps within W seconds. Each does what a browser does: fetches the page (gzip accepted; its HTML
+holds the explainer, app/page.py), then opens the page's own session (`bokeh.client.pull_session` with the
+session id of the page's token and the page's cookie, which keeps it on the page's process behind nginx), times
+its first document, makes one gesture (one lesson write on the session's wire, then a round trip to the server,
+which answers after it has taken the write) and leaves. A few Chromium pages open among them and time the
+explainer ready. Then the class has left: the sessions are freed once unused (5 s) and the memory is read again.
 
-It prints first-document p50/p95, the gesture round trip's p95, errors, the app processes' CPU per session, and
-their memory before, at its peak and after each round. The students run in this process (their documents are
-parsed here too), on the same two cores as the servers: a real class brings its own machines. Bounded: it
-stops by itself, and every server it started is stopped.
+It prints first-document p50/p95, the gesture round trip's p95, errors, the server's CPU per session (the app
+processes', and nginx's in front of them), their memory before, at its peak and after each round, and the page's
+size as sent. The students run in this process (their pages and documents are read here too), on the same
+two cores as the servers: a real class brings its own machines. Bounded: it stops by itself, and every server
+it started is stopped.
 """
 
 import argparse
@@ -37,11 +39,10 @@ sys.path.insert(0, str(ROOT))
 os.environ.update(BOKEH_SECRET_KEY=secrets.token_urlsafe(32), BOKEH_SIGN_SESSIONS="yes")
 
 import bokeh.client.connection  # noqa: E402
-import panel.models  # noqa: E402, F401 - Panel's models and the lesson's, which the students' documents hold
 from bokeh.util.token import get_session_id  # noqa: E402
 from tornado.httpclient import HTTPRequest  # noqa: E402
 
-import app.document  # noqa: E402, F401
+import app.document  # noqa: E402, F401 - the wire's model class, which a session's document holds
 from app.stack import CLASS_OPTIONS, free_port  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
