@@ -16,7 +16,7 @@ import panel as pn
 import param
 from tornado.ioloop import IOLoop
 
-from .document import VIEWPORT, build
+from .document import build
 from .link import link_pairs, parse_link
 from .rules import Refusal
 from .state import STATE_KEYS, Lesson
@@ -83,10 +83,10 @@ def lesson_from_query(query, lang="en"):
 
 
 def session_explainer(lang="en"):
-    """The explainer for the served session being opened: the lesson its query describes (`lang` when the
-    query names no language), its page titled in that language and laid out at a phone's own width."""
+    """The whole explainer in the served session being opened, for an app embedded in another page with
+    `server_document` (app/page.py `serve_session`; a page of our own shares one explainer): the lesson its
+    query describes (`lang` when the query names no language), titled in that language."""
     doc = pn.state.curdoc
-    doc.template = VIEWPORT
     explainer = Explainer(lesson=lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang))
     doc.title = TEXT[explainer.lesson.lang]["title"]
     doc.js_on_event("connection_lost", explainer._doc.callback)
@@ -130,7 +130,7 @@ class Wired(param.Parameterized):
             self._push()
 
     def _push(self):
-        pass
+        """Send a change made in Python to the page: served, Bokeh sends the wire's change by itself."""
 
     @property
     def page_state(self):
