@@ -25,18 +25,20 @@ from .state import Lesson
 from .strings import TEXT
 
 
-class InlineOnly(Resources):
-    """Bokeh's INLINE resources without other packages' external files.
+class OwnOnly(Resources):
+    """Bokeh's resources (INLINE unless told) without other packages' external files.
 
     Bokeh links the `__javascript__`/`__css__` URLs of every model class imported in the process; once
-    Panel is imported that includes a CDN script (es-module-shims), which an offline page cannot load.
+    Panel is imported that includes a CDN script (es-module-shims), which an offline page cannot load and a
+    served page (app/page.py) would load for nothing.
     """
 
-    def __init__(self, components=None):
-        super().__init__(mode="inline", components=components)
+    def __init__(self, mode="inline", components=None, **kwargs):
+        super().__init__(mode=mode, components=components, **kwargs)
+        self._kwargs = kwargs
 
     def clone(self, *, components=None):
-        return InlineOnly(components=components if components is not None else list(self.components))
+        return OwnOnly(self.mode, components if components is not None else list(self.components), **self._kwargs)
 
     def _collect_external_resources(self, resource_attr):
         return []
@@ -46,7 +48,7 @@ def page_html(lesson: Lesson) -> str:
     """The whole exported page for `lesson` as a string."""
     doc = Document()
     doc.add_root(build(lesson.state(), mode="file").layout)
-    return file_html(doc, InlineOnly(), title=TEXT[lesson.lang]["title"], template=VIEWPORT)
+    return file_html(doc, OwnOnly(), title=TEXT[lesson.lang]["title"], template=VIEWPORT)
 
 
 def write_page(lesson: Lesson, path, overwrite: bool = False) -> Path:

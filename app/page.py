@@ -15,32 +15,44 @@ write.
 
 from functools import cache
 
+from bokeh.core.templates import JS_RESOURCES
 from bokeh.embed import components
+from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.models import CustomJS, Div
+from bokeh.server.views.static_handler import StaticHandler
 from markupsafe import Markup
 
 from . import bundle
 from .document import VIEWPORT_META, WireModel, build
 from .explainer import AUTOLOAD, Wired, lesson_from_query, session_explainer, visitor_path
+from .export import OwnOnly
 from .server import release_memory_soon
 from .state import Lesson
 from .strings import TEXT
 
 # Bokeh's page template (Panel's base.html) with the explainer after the session's roots; its parts are
-# template variables, so a request compiles this short text and not the 2 MB they hold.
-TEMPLATE = (f"{{% block postamble %}}{VIEWPORT_META}{{{{ explainer_head }}}}{{% endblock %}}"
+# template variables, so a request compiles this short text and not the 2 MB they hold. The scripts are the ones
+# the explainer's models need, from this server (BokehJS and its widgets): not the Panel bundle, Tabulator and
+# the rest that Panel's page links for any app (2 MB more a page that nothing here runs).
+TEMPLATE = ("{% block css_resources %}{% endblock %}{% block js_resources %}{{ explainer_js }}{% endblock %}"
+            f"{{% block postamble %}}{VIEWPORT_META}{{{{ explainer_head }}}}{{% endblock %}}"
             "{% block contents %}{{ super() }}{{ explainer_body }}{% endblock %}")
 
 
 @cache
 def explainer_parts(lang):
-    """(head, body) of the explainer every served page in `lang` shows: the fonts' style, and the document's
-    script and element (Bokeh's `components`: its JSON and the call that draws it)."""
+    """The template variables of every served page in `lang`: the scripts its explainer needs, the fonts' style,
+    and the explainer's element and script (Bokeh's `components`: its document's JSON and the call that draws
+    it)."""
     doc = build(Lesson(lang=lang).state(), mode="served")
     # The page's wire starts empty: the page writes it at its first commit, which the bridge sends to Python.
     doc.wire.text = ""
+    resources = OwnOnly("server", root_url="", path_versioner=StaticHandler.append_version)
+    needed = bundle_for_objs_and_resources([doc.layout], resources)
+    scripts = JS_RESOURCES.render(js_files=needed.js_files, js_raw=needed.js_raw)
     script, div = components(doc.layout, theme=None)
-    return Markup(f"<style>{bundle.fonts_css()}</style>"), Markup(f"{div}{script}")
+    return {"explainer_js": Markup(scripts), "explainer_head": Markup(f"<style>{bundle.fonts_css()}</style>"),
+            "explainer_body": Markup(f"{div}{script}")}
 
 
 class ServedPage(Wired):
@@ -56,9 +68,8 @@ class ServedPage(Wired):
         doc.add_root(root)
         doc.js_on_event("document_ready", bridge)
         doc.js_on_event("connection_lost", bridge)
-        head, body = explainer_parts(self.lesson.lang)
         doc.template = TEMPLATE
-        doc.template_variables.update(explainer_head=head, explainer_body=body)
+        doc.template_variables.update(explainer_parts(self.lesson.lang))
         doc.title = TEXT[self.lesson.lang]["title"]
 
 

@@ -30,7 +30,7 @@ from bokeh.models import ColumnDataSource, LabelSet, PointDrawTool, Range1d  # n
 from bokeh.plotting import figure  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from app.export import InlineOnly, page_html  # noqa: E402
+from app.export import OwnOnly, page_html  # noqa: E402
 from app.state import Lesson  # noqa: E402
 from tests.browser import chromium  # noqa: E402
 from tests.browser import lessonpage as lp  # noqa: E402
@@ -66,7 +66,7 @@ def peer_page():
     tool = PointDrawTool(renderers=[points], add=False)
     fig.add_tools(tool)
     fig.toolbar.active_tap = tool
-    return file_html(fig, InlineOnly(), title="peer")
+    return file_html(fig, OwnOnly(), title="peer")
 
 
 # The same two figures as the explainer's (its own document's, every renderer at its level), with none of the
@@ -123,7 +123,7 @@ def figures_only_page(lesson):
                                                    "point_labels": sources["point_labels"]}, code=FIGURES_ONLY))
     doc = Document()
     doc.add_root(figures)
-    return file_html(doc, InlineOnly(), title="figures only")
+    return file_html(doc, OwnOnly(), title="figures only")
 
 
 def measure(browser, url, watched, moves, ready):

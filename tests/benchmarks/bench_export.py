@@ -27,14 +27,14 @@ def baseline_html():
     from bokeh.models import ColumnDataSource
     from bokeh.plotting import figure
 
-    from app.export import InlineOnly  # INLINE without the CDN script Panel registers once imported
+    from app.export import OwnOnly  # INLINE without the CDN script Panel registers once imported
 
     source = ColumnDataSource({"x": [0, 1, 2], "z": [2.0, 1.0, 0.1]}, name="logits")
     fig = figure(width=500, height=380, title="baseline")
     fig.scatter("x", "z", source=source, size=16)
     doc = Document()
     doc.add_root(fig)
-    return file_html(doc, InlineOnly(), title="baseline")
+    return file_html(doc, OwnOnly(), title="baseline")
 
 
 def time_to_interactive(browser, uri, local):

@@ -30,7 +30,7 @@ from bokeh.models import Column  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.document import build  # noqa: E402
-from app.export import InlineOnly  # noqa: E402
+from app.export import OwnOnly  # noqa: E402
 from app.export import main as export  # noqa: E402
 from app.state import Lesson  # noqa: E402
 from tests.browser import chromium  # noqa: E402
@@ -119,7 +119,7 @@ def bare_page():
         model.js_property_callbacks, model.js_event_callbacks = {}, {}
     doc = Document()
     doc.add_root(root)
-    return file_html(doc, InlineOnly(), title="Bokeh alone")
+    return file_html(doc, OwnOnly(), title="Bokeh alone")
 
 
 def percentile(values, q):

@@ -1,8 +1,9 @@
 """The served page (app/page.py): one explainer document for every visitor, sent in the page, and a session of the
 wire alone, joined to the page's by static/session_bridge.mjs. What each visitor sees and sends is the lesson's
 (the served tests everywhere else drive it); here, that the design holds: the page's explainer is the same bytes
-for two visitors with different links, a session's document is the wire and its root, the two lessons agree from
-the first frame, and Python's answer reaches the page through the bridge.
+for two visitors with different links, a session's document is the wire and its root, the page loads BokehJS and
+its widgets and no other script, the two lessons agree from the first frame, and Python's answer reaches the page
+through the bridge.
 """
 
 import re
@@ -33,6 +34,8 @@ def test_two_visitors_get_one_explainer_and_sessions_of_a_wire(served, new_page)
     assert min(map(len, models)) == 4 and max(map(len, models)) > 500, "the explainer is the other document"
     s = lp.state(p.pg)
     assert (s["z"], s["T"], s["y"]) == ([-1, 3, 0.5], 0.5, 2), "the page read its own link"
+    scripts = {r.split("?")[0].rsplit("/static/", 1)[-1] for r in p.requests if ".js" in r.split("?")[0][-4:]}
+    assert scripts == {"js/bokeh.min.js", "js/bokeh-widgets.min.js"}, "only the scripts the explainer runs"
     lp.wait_until(lambda: sessions[-1].lesson.state() == lp.state(p.pg))
     assert p.errors == []
 
