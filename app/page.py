@@ -15,6 +15,7 @@ write.
 
 from functools import cache
 
+import panel as pn
 from bokeh.core.templates import JS_RESOURCES
 from bokeh.embed import components
 from bokeh.embed.bundle import bundle_for_objs_and_resources
@@ -31,7 +32,7 @@ from .state import Lesson
 from .strings import TEXT
 
 # Bokeh's page template (Panel's base.html) with the explainer after the session's roots; its parts are
-# template variables, so a request compiles this short text and not the 2 MB they hold. The scripts are the ones
+# template variables, so a request compiles this short text and not the 1.2 MB they hold. The scripts are the ones
 # the explainer's models need, from this server (BokehJS and its widgets): not the Panel bundle, Tabulator and
 # the rest that Panel's page links for any app (2 MB more a page that nothing here runs).
 TEMPLATE = ("{% block css_resources %}{% endblock %}{% block js_resources %}{{ explainer_js }}{% endblock %}"
@@ -78,8 +79,6 @@ def serve_session(lang="en"):
     explainer and a `ServedPage`; an autoload.js request (an app embedded elsewhere) the whole `Explainer`.
     The lesson is the one the query describes (`lang` when it names no language). Returns the session's
     lesson holder (`.lesson`, `.page_state`, `.document`)."""
-    import panel as pn
-
     doc = pn.state.curdoc
     request = doc.session_context.request
     doc.on_session_destroyed(release_memory_soon)
