@@ -32,7 +32,7 @@ import panel as pn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import Explainer  # noqa: E402
-from app.explainer import session_explainer  # noqa: E402
+from app.page import serve_session  # noqa: E402
 from app.server import WEBSOCKET_MAX, install  # noqa: E402
 from tests.browser import chromium  # noqa: E402
 from tests.browser import lessonpage as lp  # noqa: E402
@@ -71,9 +71,8 @@ def main():
     logging.getLogger("softmax_explainer").propagate = False  # counted, not printed
 
     def app():
-        explainer = session_explainer()
-        explainer._doc.wire.on_change("text", lambda attr, old, new: arrivals.append(time.time() * 1000))
-        return explainer
+        session = serve_session()
+        session._wire.on_change("text", lambda attr, old, new: arrivals.append(time.time() * 1000))
 
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True, location=False,
