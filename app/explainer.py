@@ -20,7 +20,6 @@ from .document import build
 from .link import link_pairs, parse_link
 from .rules import Refusal
 from .state import STATE_KEYS, Lesson
-from .strings import TEXT
 
 log = logging.getLogger("softmax_explainer")
 STATE_TEXT_MAX = 32 * 1024  # characters: a valid lesson's text is about 3,000 at most
@@ -82,14 +81,11 @@ def lesson_from_query(query, lang="en"):
     return lesson
 
 
-def session_explainer(lang="en"):
-    """The whole explainer in the served session being opened, for an app embedded in another page with
-    `server_document` (app/page.py `serve_session`; a page of our own shares one explainer): the lesson its
-    query describes (`lang` when the query names no language), titled in that language."""
-    doc = pn.state.curdoc
-    explainer = Explainer(lesson=lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang))
-    doc.title = TEXT[explainer.lesson.lang]["title"]
-    doc.js_on_event("connection_lost", explainer._doc.callback)
+def session_explainer(lesson):
+    """The whole explainer of `lesson` in the served session being opened, for an app embedded in another page
+    with `server_document` (app/page.py `serve_session`; a page of our own shares one explainer)."""
+    explainer = Explainer(lesson=lesson)
+    pn.state.curdoc.js_on_event("connection_lost", explainer._doc.callback)
     return explainer
 
 

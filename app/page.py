@@ -3,7 +3,7 @@
 Python never writes a figure after `build`: the page computes and draws every frame, and a session's only traffic
 is the lesson's JSON text on the wire (app/explainer.py). So the explainer a served page shows is built once per
 process and language, like the exported file, and sent inside the page's HTML; the visitor's Bokeh session is a
-document of two models (an empty root and the wire) whose callback, static/session_bridge.mjs, joins its wire to
+document of an empty root and the wire, whose one callback, static/session_bridge.mjs, joins its wire to
 the page's. The page reads its own query, as the exported file reads its hash, and tells Python the lesson at its
 first commit; Python reads the same query with the same rules (app/link.py) for the session's lesson.
 
@@ -65,13 +65,14 @@ class ServedPage(Wired):
         self._bind(wire)
         bridge = CustomJS(code=bundle.read("session_bridge.mjs"), args={"wire": wire})
         root = Div(visible=False, name="session")
-        root.js_on_change("visible", bridge)  # what puts the wire and the bridge in the document
+        # What puts the wire in the document Python syncs: a document event's callback is sent with the document,
+        # not kept among its models, and the page's writes to a model the server does not hold would be refused.
+        root.js_on_change("visible", bridge)
         doc.add_root(root)
         doc.js_on_event("document_ready", bridge)
         doc.js_on_event("connection_lost", bridge)
         doc.template = TEMPLATE
         doc.template_variables.update(explainer_parts(self.lesson.lang))
-        doc.title = TEXT[self.lesson.lang]["title"]
 
 
 def serve_session(lang="en"):
@@ -80,10 +81,11 @@ def serve_session(lang="en"):
     The lesson is the one the query describes (`lang` when it names no language). Returns the session's
     lesson holder (`.lesson`, `.page_state`, `.document`)."""
     doc = pn.state.curdoc
-    request = doc.session_context.request
     doc.on_session_destroyed(release_memory_soon)
+    lesson = lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang)
+    doc.title = TEXT[lesson.lang]["title"]
     if (visitor_path() or "").endswith(AUTOLOAD):
-        explainer = session_explainer(lang)
+        explainer = session_explainer(lesson)
         explainer.servable(location=False)
         return explainer
-    return ServedPage(doc, lesson=lesson_from_query(getattr(request, "query", "") or "", lang))
+    return ServedPage(doc, lesson=lesson)
