@@ -56,7 +56,7 @@ class Control:
 
 
 CONTROLS = (
-    Control("temperature", "log_slider", "temperature", field="T", width=300, symbol="T"),
+    Control("temperature", "log_slider", "temperature", field="T", width=330, symbol="T"),
     Control("true_class", "select", "true_class", field="y", width=170),
     Control("add_one", "button", "add_one", action="add_one", writes=("z",), width=190, primary=True),
     Control("reset", "button", "reset", action="reset", writes=("z",), width=210),
@@ -76,7 +76,7 @@ CONTROLS = (
     Control("step", "button", "step", action="step", writes=("z",), row=5, width=130, primary=True),
     Control("play", "button", "play", action="play", writes=("z",), row=5, width=110),
     # Its track marks η = 4T², below which a step never overshoots (static/draw.mjs draw_lab_figures).
-    Control("learning_rate", "log_slider", "learning_rate", field="lr", row=5, width=300, symbol="η"),
+    Control("learning_rate", "log_slider", "learning_rate", field="lr", row=5, width=360, symbol="η"),
     Control("log_loss", "toggle", "log_loss", field="logloss", row=5, width=150),
     Control("num_samples", "number", "num_samples", field="n", row=6, width=130),
     Control("seed", "number", "seed", field="seed", row=6, width=130),

@@ -206,6 +206,22 @@ WIRED = {"log_slider": ("value", "value_throttled"), "slider": ("value", "value_
 MENUS = {"preset": PRESETS}  # a menu's choices: its action's arguments (static/controls.mjs has the same)
 
 
+def js_number(x):
+    """JavaScript's String(x) for the numbers a slider shows: 100.0 is "100", 0.0123 is "0.0123"."""
+    return repr(x).removesuffix(".0")
+
+
+def widest_value(c, f):
+    """The characters of the longest value control c's slider can show ("T = 0.0123" is 10 for T in
+    [0.01, 100]): the title keeps that room, so a slide never moves the title's line break (a line more is a
+    12 ms relayout of the page in the middle of a drag, and the page below jumps)."""
+    lo, hi = (math.log10(b) for b in f.bounds) if c.widget == "log_slider" else f.bounds
+    steps = range(round((hi - lo) / 0.01) + 1)
+    if c.widget == "log_slider":
+        return max(len(f"{c.symbol} = {js_number(float(f'{10 ** (lo + 0.01 * k):.3g}'))}") for k in steps)
+    return max(len(f"{lo + 0.01 * k:.2f}".removesuffix(".00")) for k in steps)
+
+
 def widget(c, s, t, look):
     """The Bokeh model of control row c, showing state s in strings t (static/controls.mjs writes it later)."""
     f = BY_KEY.get(c.field)
@@ -213,6 +229,8 @@ def widget(c, s, t, look):
               "visible": not controls.hidden(c, s), **look}
     if c.widget in ("button", "toggle", "radio"):
         common["align"] = "end"
+    if c.widget in ("log_slider", "slider"):
+        common["css_variables"] = {"--sx-value-ch": f"{widest_value(c, f)}ch"}
     if c.widget == "log_slider":
         # The track is log10 of the field; its label shows the field itself ("T = 0.501").
         return Slider(title=t[c.label], start=math.log10(f.bounds[0]), end=math.log10(f.bounds[1]), step=0.01,

@@ -115,6 +115,43 @@ function untabbable(page, fig) {
   if (el && el.style.outline !== "none") el.style.outline = "none";
 }
 
+/** Leave alone the styles a frame does not change. Bokeh writes each renderer's sheet of CSS variables again at
+ * every paint, empty or not (DOMComponentView.reposition, _update_css_variables: InlineStyleSheet._update sets
+ * the `<style>`'s text), and each scalar visual read then asks getComputedStyle for its `--bk-*` variable
+ * (VisualProperties._get_css_value), so every repainted renderer recalculates the page's styles: eight times
+ * a frame of a T drag, about 2 ms. A sheet given the text it holds is left as it is, and a visual reads each of
+ * its variables once a task, as bokeh/bokeh#15205 does after 3.9 (issue #15286). Once a page, on the
+ * prototypes of a figure's renderers' sheet and visuals. */
+function quiet_styles(page, fig) {
+  const renderer = view_of(page, fig)?.computed_renderer_views?.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
+  if (!renderer) return;
+  const sheet = Object.getPrototypeOf(renderer._css_vars);
+  if (typeof sheet._update === "function" && !sheet._update.quiet) {
+    const update = sheet._update;
+    sheet._update = function (css) {
+      if (this.el.textContent !== css) update.call(this, css);
+    };
+    sheet._update.quiet = true;
+  }
+  let visual = Object.getPrototypeOf([...renderer.visuals][0]);
+  while (visual && !Object.hasOwn(visual, "_get_css_value")) visual = Object.getPrototypeOf(visual);
+  if (visual && !visual._get_css_value.quiet) {
+    const read = visual._get_css_value;
+    let reads = null; // this task's reads: visual → its variables' values
+    visual._get_css_value = function (name) {
+      if (reads === null) {
+        reads = new Map();
+        queueMicrotask(() => { reads = null; });
+      }
+      let mine = reads.get(this);
+      if (!mine) reads.set(this, (mine = new Map()));
+      if (!mine.has(name)) mine.set(name, read.call(this, name));
+      return mine.get(name);
+    };
+    visual._get_css_value.quiet = true;
+  }
+}
+
 /** The model a UI event came from: a button's click names its button as `origin`. */
 function event_origin(obj) {
   return obj.event_name === "button_click" ? obj.origin : obj;

@@ -35,31 +35,33 @@ function top_k_keep(z, k) {
   return at_least(z, Array.from(z).sort((a, b) => b - a)[k - 1]);
 }
 
-// The classes in ascending order of p, ties by index (a stable sort's order). For non-increasing p that is its
-// runs of equal values taken from the last, each run in index order: no sort of 50,000 words in every frame.
-function ascending_order(p) {
-  if (!non_increasing(p)) return Array.from(p, (_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
-  const order = new Int32Array(p.length);
-  let n = 0;
+// The classes in ascending order of p, ties by index (a stable sort's order), each passed to `drop` until it
+// says stop. For non-increasing p that order is its runs of equal values taken from the last, each run in index
+// order, walked in place: no sort and no order of 50,000 words in every frame.
+function in_ascending_order(p, drop) {
+  if (!non_increasing(p)) {
+    for (const i of Array.from(p, (_, i) => i).sort((a, b) => p[a] - p[b] || a - b)) if (!drop(i)) return;
+    return;
+  }
   for (let end = p.length; end > 0;) {
     let start = end - 1;
     while (start > 0 && p[start - 1] === p[end - 1]) start--;
-    for (let i = start; i < end; i++) order[n++] = i;
+    for (let i = start; i < end; i++) if (!drop(i)) return;
     end = start;
   }
-  return order;
 }
 
 function top_p_keep(p, top_p) {
   const keep = new Uint8Array(p.length).fill(1);
-  const order = ascending_order(p);
-  let running = 0;
+  let running = 0, left = p.length - 1; // the last class in the order always stays
   // the running sum only grows: from the first class it keeps, every later one stays
-  for (let n = 0; n < order.length - 1; n++) {
-    running += p[order[n]];
-    if (!(running <= 1 - top_p)) break;
-    keep[order[n]] = 0;
-  }
+  in_ascending_order(p, (i) => {
+    running += p[i];
+    if (left === 0 || !(running <= 1 - top_p)) return false;
+    keep[i] = 0;
+    left--;
+    return true;
+  });
   return keep;
 }
 

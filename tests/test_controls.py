@@ -4,6 +4,7 @@ import pytest
 
 from app import actions, controls, fields
 from app.controls import CONTROLS
+from app.document import widest_value
 from tests.twin_cases import STATES
 
 # The actions of app/actions.py a control runs, with the arguments a learner can give them.
@@ -28,3 +29,12 @@ def test_every_key_a_link_can_lock_has_a_control_and_reset_everything_none():
     assert keys == set(fields.CONTROLLED)
     everything = controls.BY_NAME["reset_all"]
     assert not controls.locked(everything, {"lock": list(fields.CONTROLLED), "hide": list(fields.CONTROLLED)})
+
+
+def test_a_slider_keeps_the_room_of_the_longest_value_it_can_show():
+    """The longest value on each slider's track as the page writes it (static/log_slider.js: 3 significant
+    digits; Bokeh's "0[.]00" for a linear one), counted by hand: T at 0.0123, η at 0.00123, ε at 0.05."""
+    got = {c.name: widest_value(c, fields.BY_KEY[c.field]) for c in CONTROLS if c.widget in ("slider", "log_slider")}
+    assert got == {"temperature": len("T = 0.0123"), "learning_rate": len("η = 0.00123"),
+                   "label_smoothing": len("0.05"), "calibration_T": len("4.95"), "top_p": len("0.95"),
+                   "min_p": len("0.95")}

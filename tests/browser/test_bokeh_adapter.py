@@ -180,3 +180,44 @@ def test_inner_width_of_a_figure_never_laid_out_is_unset_and_reading_it_throws(p
         return [m.properties.inner_width.is_unset, threw, laid.properties.inner_width.is_unset,
                 laid.inner_width > 0]; }}""")
     assert got == [True, True, False, True]
+
+
+def test_quiet_styles_a_renderers_sheet_is_written_at_every_paint_and_kept_when_unchanged(pg):
+    """Bokeh writes each renderer's sheet of CSS variables at a paint (reposition → _update_css_variables →
+    InlineStyleSheet._update, which sets its `<style>`'s text); the page skips a write of the text the sheet
+    holds (which would replace its text node: a style invalidation), and keeps every other."""
+    got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const r = v.computed_renderer_views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
+        const sheet = Object.getPrototypeOf(r._css_vars), el = r._css_vars.el;
+        const calls = []; const update = sheet._update;
+        sheet._update = function (css) {{ calls.push(css); return update.call(this, css); }};
+        r.reposition(true); const repositioned = [...calls];
+        let writes = 0; const tick = () => new Promise((done) => setTimeout(done, 0));
+        const watch = new MutationObserver((records) => {{ writes += records.length; }});
+        watch.observe(el, {{childList: true, characterData: true, subtree: true}});
+        const css = ':host {{ --sx-probe: 1; }}';
+        r._css_vars.replace(css); await tick(); const first = writes;
+        r._css_vars.replace(css); await tick(); const again = writes;
+        const text = el.textContent; r._css_vars.clear(); await tick(); const cleared = [writes, el.textContent];
+        sheet._update = update; watch.disconnect();
+        return [repositioned, first, again, text, cleared, update.quiet === true]; }}""")
+    assert got == [[""], 1, 1, ":host { --sx-probe: 1; }", [2, ""], True]
+
+
+def test_quiet_styles_a_visual_reads_its_css_variable_once_a_task_and_afresh_in_the_next(pg):
+    """VisualProperties._get_css_value reads `--bk-<visual>-<attr>` from the renderer's element by
+    getComputedStyle; the page reads it once a task, and a change shows in the next task."""
+    got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const r = v.computed_renderer_views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
+        const visual = [...r.visuals][0]; const name = visual.css_prefix + 'probe';
+        let asked = 0; const gcs = window.getComputedStyle;
+        window.getComputedStyle = (...a) => {{ asked++; return gcs(...a); }};
+        r.el.style.setProperty(name, 'one');
+        const first = [visual._get_css_value('probe'), visual._get_css_value('probe'), asked];
+        r.el.style.setProperty(name, 'two');
+        const stale = visual._get_css_value('probe');
+        await new Promise((done) => setTimeout(done, 0));
+        const next = [visual._get_css_value('probe'), asked];
+        window.getComputedStyle = gcs; r.el.style.removeProperty(name);
+        return [first, stale, next, visual._get_css_value.quiet === true]; }}""")
+    assert got == [["one", "one", 1], "one", ["two", 2], True]

@@ -244,3 +244,29 @@ def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_pag
         shown = p.pg.evaluate(TITLE_FIT)
         assert {name for name, *_ in shown} == set(FIGURES), (width, shown)
         assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], (width, shown)
+
+
+# Each slider's height at each value of its track's ends, middle and the values of most digits it can show.
+SLIDER_HEIGHTS = f"""async () => {{ const find = {lp.FIND};
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const out = {{}};
+  for (const name of ['temperature', 'label_smoothing', 'learning_rate', 'calibration_T', 'top_p', 'min_p']) {{
+    const m = find(name), el = Bokeh.index.find_one(m).el, start = m.value;
+    const values = [m.start, m.start + 0.09, m.start + 0.05, (m.start + m.end) / 2, m.end - 0.01, m.end, start];
+    out[name] = [];
+    for (const x of values) {{ m.value = x; await frame(); out[name].push(el.getBoundingClientRect().height); }}
+  }}
+  return out; }}"""
+
+
+@pytest.mark.parametrize(("width", "lang", "lecture"), [(1440, "en", 0), (375, "en", 0), (1024, "ko", 1)])
+def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported, width, lang, lecture):
+    """Each slider keeps its height at every value, as the title keeps the room of its longest value (T: "T =
+    0.0123"): a title that took a line more at 3 digits moved the page below during a drag of T and laid the
+    whole page out again (12 ms of a frame)."""
+    p = new_page(block_network=True, viewport=(width, 900))
+    p.pg.goto(f"{exported.as_uri()}#learn=1&calib=1&lm=1&tour=0&lang={lang}&lecture={lecture}")
+    lp.wait_ready(p.pg)
+    heights = p.pg.evaluate(SLIDER_HEIGHTS)
+    assert len(heights) == 6 and all(h[0] > 0 for h in heights.values()), heights
+    assert {name: sorted(set(h)) for name, h in heights.items() if len(set(h)) > 1} == {}, heights
