@@ -60,9 +60,15 @@ def main(argv=None):
 
             return stack.main(argv[1:])
         if argv[:1] == ["serve"]:
+            import tempfile
+            from pathlib import Path
+
+            from .page import write_scripts
             from .server import serve_command
 
-            command, env = serve_command(argv[1:])
+            # The explainer's scripts, one file a language that browsers keep (app/page.py); a folder of this run.
+            scripts = write_scripts(Path(tempfile.mkdtemp(prefix="softmax-explainer-scripts-")))
+            command, env = serve_command(argv[1:], scripts=scripts)
             if os.name == "posix":
                 # Panel's server takes this process's place: a service manager's SIGTERM reaches the server
                 # itself, where a child would outlive its killed parent and keep the port.

@@ -8,12 +8,24 @@ the page's. The page reads its own query, as the exported file reads its hash, a
 first commit; Python reads the same query with the same rules (app/link.py) for the session's lesson.
 
 A session built this way costs the server milliseconds instead of the ~0.9 s of building, converting and sending
-a 587-model document (tests/benchmarks/bench_class.py). An app embedded in another page with Bokeh's
+a 587-model document (tests/benchmarks/bench_class.py).
+
+`softmax-explainer serve` goes one step further (`write_scripts`): before its server starts, it writes each
+language's explainer script (1.1 MB, the same for every visitor) to a file named by its content's hash and
+serves that folder, so a page's HTML is the 0.1 MB of its fonts and links and a browser keeps the script across
+reloads and lessons; nginx sends it gzipped from the disk (app/stack.py). Plain `panel serve app/main.py` has no
+such folder, and its pages carry the script inline. An app embedded in another page with Bokeh's
 `server_document` (autoload.js) gets the whole explainer in its session, as before: its page is not ours to
 write.
 """
 
+import gzip
+import hashlib
+import json
+import os
+import re
 from functools import cache
+from pathlib import Path
 
 import panel as pn
 from bokeh.core.templates import JS_RESOURCES
@@ -27,9 +39,9 @@ from . import bundle
 from .document import VIEWPORT_META, WireModel, build
 from .explainer import AUTOLOAD, Wired, lesson_from_query, session_explainer, visitor_path
 from .export import OwnOnly
-from .server import release_memory_soon
+from .server import SCRIPTS_ENV, SCRIPTS_ROUTE, release_memory_soon
 from .state import Lesson
-from .strings import TEXT
+from .strings import LANGS, TEXT
 
 # Bokeh's page template (Panel's base.html) with the explainer after the session's roots; its parts are
 # template variables, so a request compiles this short text and not the 1.2 MB they hold. The scripts are the ones
@@ -41,10 +53,10 @@ TEMPLATE = ("{% block css_resources %}{% endblock %}{% block js_resources %}{{ e
 
 
 @cache
-def explainer_parts(lang):
-    """The template variables of every served page in `lang`: the scripts its explainer needs, the fonts' style,
-    and the explainer's element and script (Bokeh's `components`: its document's JSON and the call that draws
-    it)."""
+def built_parts(lang):
+    """The template variables of every served page in `lang`, built here: the scripts its explainer needs, the
+    fonts' style, and the explainer's element and script (Bokeh's `components`: its document's JSON and the call
+    that draws it)."""
     doc = build(Lesson(lang=lang).state(), mode="served")
     # The page's wire starts empty: the page writes it at its first commit, which the bridge sends to Python.
     doc.wire.text = ""
@@ -52,8 +64,41 @@ def explainer_parts(lang):
     needed = bundle_for_objs_and_resources([doc.layout], resources)
     scripts = JS_RESOURCES.render(js_files=needed.js_files, js_raw=needed.js_raw)
     script, div = components(doc.layout, theme=None)
-    return {"explainer_js": Markup(scripts), "explainer_head": Markup(f"<style>{bundle.fonts_css()}</style>"),
-            "explainer_body": Markup(f"{div}{script}")}
+    return {"explainer_js": scripts, "explainer_head": f"<style>{bundle.fonts_css()}</style>",
+            "explainer_body": f"{div}{script}"}
+
+
+def write_scripts(folder):
+    """Write each language's explainer script into `folder` as `explainer-LANG-HASH.js` (HASH: the first 12
+    hex digits of its SHA-256), with its gzip beside it for nginx, and `pages.json`: each language's template
+    variables, whose body links its script. Returns `folder`. A server whose environment names the folder in
+    SCRIPTS_ENV, and which serves it at SCRIPTS_ROUTE, sends these pages."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    for lang in LANGS:
+        parts = built_parts(lang)
+        div, script = re.fullmatch(r"(.*?)<script>(.*)</script>\s*", parts["explainer_body"], re.S).groups()
+        code = script.encode("utf-8")
+        digest = hashlib.sha256(code).hexdigest()[:12]
+        name = f"explainer-{lang}-{digest}.js"
+        (folder / name).write_bytes(code)
+        (folder / f"{name}.gz").write_bytes(gzip.compress(code, compresslevel=9, mtime=0))
+        # Relative, so that it resolves under a proxy's path prefix too; `v` makes Tornado's static handler send it
+        # with a cache time of years (nginx sends it so by the name).
+        body = f'{div}<script src="{SCRIPTS_ROUTE}/{name}?v={digest}"></script>'
+        pages[lang] = {**parts, "explainer_body": body}
+    (folder / "pages.json").write_text(json.dumps(pages), encoding="utf-8")
+    return folder
+
+
+@cache
+def explainer_parts(lang):
+    """The template variables of every served page in `lang`: those `write_scripts` wrote when the server has
+    its folder (SCRIPTS_ENV), else those built here, the script inline."""
+    folder = os.environ.get(SCRIPTS_ENV)
+    parts = (json.loads((Path(folder) / "pages.json").read_text(encoding="utf-8"))[lang] if folder
+             else built_parts(lang))
+    return {key: Markup(value) for key, value in parts.items()}
 
 
 class ServedPage(Wired):

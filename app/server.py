@@ -36,6 +36,8 @@ from urllib.parse import unquote_plus
 WEBSOCKET_MAX = 64 * 1024  # bytes: a lesson's largest state is about 3 kB
 QUERY_FIELDS_MAX = 1 << 16  # more than a request line (Tornado: 64 kB) can hold
 LOG_LINE_MAX = 300  # characters of one log record from Bokeh's server
+SCRIPTS_ENV = "SOFTMAX_EXPLAINER_SCRIPTS"  # the folder app/page.py `write_scripts` filled, named to the server
+SCRIPTS_ROUTE = "explainer-static"  # where the server serves that folder (panel serve --static-dirs)
 QUIETED = ("bokeh.server.views.ws", "bokeh.server.protocol_handler", "bokeh.server.session", "tornado.websocket")
 
 
@@ -123,19 +125,27 @@ def install():
             logger.addFilter(OneLine())
 
 
-def serve_command(argv, environ=None):
-    """(command, environment) for `softmax-explainer serve ARGV`: `panel serve app/main.py` with the rules above.
+def serve_command(argv, environ=None, scripts=None):
+    """(command, environment) for `softmax-explainer serve ARGV`: `panel serve app/main.py` with the rules above,
+    and with `scripts`, a folder app/page.py `write_scripts` filled, served at SCRIPTS_ROUTE for its pages.
 
     >>> command, env = serve_command(["--port", "5007"], environ={})
     >>> command[1:4], command[-2:], env["BOKEH_SIGN_SESSIONS"], len(env["BOKEH_SECRET_KEY"]) >= 43
     (['-m', 'panel', 'serve'], ['--port', '5007'], 'yes', True)
+    >>> command, env = serve_command([], environ={}, scripts=Path("/run/x"))
+    >>> command[command.index("--static-dirs") + 1], env[SCRIPTS_ENV]
+    ('explainer-static=/run/x', '/run/x')
     """
     env = dict(os.environ if environ is None else environ)
     env.setdefault("BOKEH_SECRET_KEY", secrets.token_urlsafe(32))
     env["BOKEH_SIGN_SESSIONS"] = "yes"
     main_py = Path(__file__).with_name("main.py")
+    static = []
+    if scripts is not None:
+        env[SCRIPTS_ENV] = str(scripts)
+        static = ["--static-dirs", f"{SCRIPTS_ROUTE}={scripts}"]
     # --warm runs app/main.py once before serving: a bad --args stops the server at start, and install()
     # has run before the first visitor arrives.
-    command = [sys.executable, "-m", "panel", "serve", str(main_py), "--warm", "--session-ids", "signed",
+    command = [sys.executable, "-m", "panel", "serve", str(main_py), *static, "--warm", "--session-ids", "signed",
                "--websocket-max-message-size", str(WEBSOCKET_MAX), *argv]
     return command, env

@@ -6,7 +6,8 @@ One `panel serve` process serialises its sessions (each new one costs it most of
 `--num-procs` does not balance websocket connections. Here each of N processes (`serve_command`'s, with the
 serving rules of app/server.py and one shared session key, so any of them accepts a session id another made)
 listens on a loopback port; Debian's nginx listens on `--port` and keeps each visitor on one process by a cookie
-(app/data/nginx.conf.in). The same nginx serves the exported lesson, gzipped on the disk, at /explainer.html, and
+(app/data/nginx.conf.in). The same nginx serves the exported lesson, gzipped on the disk, at /explainer.html, the
+served pages' explainer scripts (app/page.py write_scripts) at /explainer-static/, and
 answers /healthz itself; /liveness is Panel's, from an app process.
 
 A process that dies is started again on its port; its learners see "connection lost", and the page's
@@ -27,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.request import urlopen
 
-from .server import serve_command
+from .server import SCRIPTS_ROUTE, serve_command
 
 USAGE = ("usage: softmax-explainer serve --workers N [--port 5006] [--address ADDRESS] "
          "[--allow-websocket-origin HOST[:PORT]] [other panel serve options for every process]")
@@ -100,8 +101,13 @@ def export_lesson(folder):
     html = page_html(Lesson()).encode("utf-8")
     (folder / "explainer.html").write_bytes(html)
     (folder / "explainer.html.gz").write_bytes(gzip.compress(html, compresslevel=9, mtime=0))
+    readable(folder)
+
+
+def readable(folder):
+    """Let any user read `folder` and its files: nginx's workers run as another user when started by root."""
     for f in (folder, *folder.iterdir()):
-        f.chmod(0o755 if f.is_dir() else 0o644)  # nginx's workers run as another user when started by root
+        f.chmod(0o755 if f.is_dir() else 0o644)
 
 
 class Stack:
@@ -120,10 +126,11 @@ class Stack:
         self.run_dir = Path(tempfile.mkdtemp(prefix="softmax-explainer-"))
         self.procs = [None] * workers
         self.proxy = None
+        self.scripts = None
 
     def start_worker(self, i):
         command, env = serve_command(["--address", "127.0.0.1", "--port", str(self.ports[i]), *self.worker_args],
-                                     environ=self.env)
+                                     environ=self.env, scripts=self.scripts)
         self.procs[i] = subprocess.Popen(command, env=env)
         say(f"app process {i + 1}: pid {self.procs[i].pid} on 127.0.0.1:{self.ports[i]}")
 
@@ -140,7 +147,12 @@ class Stack:
         raise StackError(f"app process {i + 1} did not answer within {START_TIMEOUT} s")
 
     def start(self):
+        from .page import write_scripts
+
         self.run_dir.chmod(0o755)
+        # The explainer's scripts, written once for every process (each page links one; nginx sends it).
+        self.scripts = write_scripts(self.run_dir / SCRIPTS_ROUTE)
+        readable(self.scripts)
         for i in range(len(self.procs)):
             self.start_worker(i)
         static = self.run_dir / "static"

@@ -1,6 +1,10 @@
 """The serving rules of app/server.py and the page's wire, without a browser (issue 13's regressions)."""
 
+import gzip
+import hashlib
+import json
 import logging
+import re
 import socket
 import subprocess
 import sys
@@ -11,7 +15,9 @@ import pytest
 
 from app import server
 from app.explainer import STATE_TEXT_MAX, state_from_text
+from app.page import write_scripts
 from app.rules import Refusal
+from app.strings import LANGS
 
 
 @pytest.mark.parametrize(("query", "clean"), [
@@ -132,3 +138,21 @@ def test_the_view_refuses_what_is_not_a_lesson_with_a_type_error():
     with pytest.raises(TypeError, match="unexpected keyword argument 'lessons'"):
         Explainer(lessons=Lesson())
     assert Explainer(lesson=Lesson(T=0.5)).lesson.T == 0.5
+
+
+def test_the_explainer_scripts_are_named_by_their_hash_and_each_page_links_its_own(tmp_path):
+    """write_scripts: a file a language named by the SHA-256 of its content, its gzip the same bytes, and each
+    language's page body the explainer's element and a link to that file; the script draws into that element."""
+    folder = write_scripts(tmp_path / "scripts")
+    pages = json.loads((folder / "pages.json").read_text(encoding="utf-8"))
+    assert sorted(pages) == sorted(LANGS)
+    for lang, parts in pages.items():
+        element, src, digest = re.fullmatch(
+            r'(<div id="[0-9a-f-]+" data-root-id="\w+" style="display: contents;"></div>)'
+            rf'<script src="{server.SCRIPTS_ROUTE}/(explainer-{lang}-([0-9a-f]{{12}})\.js)\?v=\3"></script>',
+            parts["explainer_body"]).groups()
+        code = (folder / src).read_bytes()
+        assert hashlib.sha256(code).hexdigest()[:12] == digest
+        assert gzip.decompress((folder / f"{src}.gz").read_bytes()) == code
+        assert re.search(r'id="([0-9a-f-]+)"', element).group(1).encode() in code and b"embed_items" in code
+        assert "bokeh" in parts["explainer_js"] and "@font-face" in parts["explainer_head"]

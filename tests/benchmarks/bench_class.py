@@ -2,14 +2,14 @@
 
     python tests/benchmarks/bench_class.py [--students 60] [--within 10] [--workers 2] [--rounds 2] [--browsers 3]
 
-Each target is started here on the loopback: `softmax-explainer serve` (one process, with the stack's options for
-a class: app/stack.py CLASS_OPTIONS), then `softmax-explainer serve --workers N`. For each round, S students
-start at even steps within W seconds. Each does what a browser does: fetches the page (gzip accepted; its HTML
-holds the explainer, app/page.py), then opens the page's own session (`bokeh.client.pull_session` with the
-session id of the page's token and the page's cookie, which keeps it on the page's process behind nginx), times
+Each target is started here on the loopback: `softmax-explainer serve` (one process, with the stack's options for a
+class: app/stack.py CLASS_OPTIONS), then `softmax-explainer serve --workers N`. For each round, S students start at
+even steps within W seconds. Each does what a browser does on a first visit: fetches the page and the explainer's
+script it links (gzip accepted; app/page.py), then opens the page's own session (`bokeh.client.pull_session` with
+the session id of the page's token and the page's cookie, which keeps it on the page's process behind nginx), times
 its first document, makes one gesture (one lesson write on the session's wire, then a round trip to the server,
-which answers after it has taken the write) and leaves. A few Chromium pages open among them and time the
-explainer ready. Then the class has left: the sessions are freed once unused (5 s) and the memory is read again.
+which answers after it has taken the write) and leaves. A few Chromium pages open among them and time the explainer
+ready. Then the class has left: the sessions are freed once unused (5 s) and the memory is read again.
 
 It prints first-document p50/p95, the gesture round trip's p95, errors, the server's CPU per session (the app
 processes', and nginx's in front of them), their memory before, at its peak and after each round, and the page's
@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urljoin
 from urllib.request import Request, urlopen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,6 +129,7 @@ def _with_cookie(url, **kwargs):
 
 bokeh.client.connection.HTTPRequest = _with_cookie
 TOKEN = re.compile(r'"token":"([\w.-]+)"')
+SCRIPT = re.compile(r'<script src="(explainer-static/[^"]+)"')
 
 
 def session_id_of(page):
@@ -146,6 +148,11 @@ def student(url, out):
             body = r.read()
             page = (gzip.decompress(body) if r.headers.get("Content-Encoding") == "gzip" else body).decode("utf-8")
             _visitor.cookie = "; ".join(c.split(";", 1)[0] for c in r.headers.get_all("Set-Cookie") or [])
+        sent = len(body)
+        for src in SCRIPT.findall(page):  # a first visit: the browser keeps it after
+            headers = {"Accept-Encoding": "gzip", "Cookie": _visitor.cookie}
+            with urlopen(Request(urljoin(url, src), headers=headers), timeout=120) as r:
+                sent += len(r.read())
         session = pull_session(session_id=session_id_of(page), url=url)
         t1 = time.perf_counter()
         wire = session.document.select_one({"name": "session_wire"})
@@ -155,7 +162,7 @@ def student(url, out):
         session.force_roundtrip()
         t2 = time.perf_counter()
         session.close()
-        out.append((t1 - t0, t2 - t1, None, len(body)))
+        out.append((t1 - t0, t2 - t1, None, sent))
     except Exception as e:  # noqa: BLE001 - a student who could not join is counted, not fatal
         out.append((None, None, f"{type(e).__name__}: {e}"[:200], 0))
 
@@ -241,7 +248,7 @@ def main():
     print(f"{args.students} students within {args.within:g} s, {args.rounds} rounds, {args.browsers} Chromium pages "
           "each round")
     print(f"{'target':28} {'round':>5} {'doc p50 s':>9} {'p95 s':>6} {'gesture p95 ms':>14} {'errors':>6} "
-          f"{'CPU/session ms':>14} {'RSS MB before/peak/after':>25} {'page kB sent':>12} {'Chromium ready s':>16}")
+          f"{'CPU/session ms':>14} {'RSS MB before/peak/after':>25} {'kB sent':>12} {'Chromium ready s':>16}")
     for name, extra in targets:
         target = Target(name, extra)
         try:

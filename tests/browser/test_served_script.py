@@ -1,10 +1,12 @@
-"""`python -m panel serve app/main.py`, exactly as the README starts it, serves a working lesson at /main.
+"""`python -m panel serve app/main.py`, exactly as the README starts it, serves a working lesson at /main; so does
+`softmax-explainer serve` (`python -m app serve`), whose pages link their explainer as a script browsers keep.
 
 Also: bad `--args` stop the server at start with one line (with --warm, as the README and
 `softmax-explainer serve` run it), and without --warm a visitor sees that line while the server lives on.
 """
 
 import contextlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,11 +23,11 @@ from tests.browser.conftest import ROOT, free_port, wait_serving
 
 
 @contextlib.contextmanager
-def panel_serve(*extra):
+def panel_serve(*extra, command=("-m", "panel", "serve", "app/main.py")):
     port = free_port()
     log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "panel", "serve", "app/main.py", "--port", str(port), "--address", "127.0.0.1",
+        [sys.executable, *command, "--port", str(port), "--address", "127.0.0.1",
          "--allow-websocket-origin", f"127.0.0.1:{port}", *extra],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
 
@@ -80,6 +82,32 @@ def test_panel_serve_in_korean(new_page):
         # The title the server writes, before any script runs (a tab that is still loading, a link preview).
         served_html = urllib.request.urlopen(url, timeout=30).read().decode("utf-8")
         assert f"<title>{TEXT['ko']['title']}</title>" in served_html
+        assert p.errors == []
+
+
+def test_softmax_explainer_serve_links_its_explainer_as_a_script_browsers_keep(new_page):
+    """The page's HTML is its fonts and links (0.1 MB, not 1.2), its explainer one script a language, named by
+    its content's hash and sent with a cache time of years; the lesson works from it, in either language."""
+    with panel_serve(command=("-m", "app", "serve")) as (url, _):
+        scripts = {}
+        for lang in ("en", "ko"):
+            html = urllib.request.urlopen(f"{url}?lang={lang}", timeout=30).read().decode("utf-8")
+            (src,) = re.findall(r'<script src="(explainer-static/explainer-[a-z]+-[0-9a-f]{12}\.js\?v=[0-9a-f]{12})"',
+                                html)
+            assert len(html) < 200_000, len(html)
+            with urllib.request.urlopen(f"{url.rsplit('/', 1)[0]}/{src}", timeout=30) as r:
+                age = int(r.headers["Cache-Control"].removeprefix("max-age="))
+                assert age >= 365 * 24 * 3600 and r.headers["Content-Type"] == "application/javascript"
+                assert b"embed_items" in r.read()
+            scripts[lang] = src
+        assert scripts["en"] != scripts["ko"] and f"-{'ko'}-" in scripts["ko"]
+        p = new_page()
+        p.pg.goto(f"{url}?lang=ko&z=-1,3,0.5&T=0.5")
+        lp.wait_ready(p.pg)
+        lp.drag(p.pg, 2, -80)
+        s = lp.state(p.pg)
+        assert s["z"][2] > 0.5 + 0.5 and lp.data(p.pg, "logits")["name"] == ["고양이", "개", "새"]
+        np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax(s["z"], T=0.5), rtol=1e-9)
         assert p.errors == []
 
 
