@@ -54,6 +54,11 @@ def fonts_css():
     return css
 
 
+def fonts_head():
+    """The page head's fonts: their style (`fonts_css`) and static/fonts_load.js, which loads them at once."""
+    return f"<style>{fonts_css()}</style><script>{read('fonts_load.js')}</script>"
+
+
 @cache
 def bundle(files=FILES):
     """The files joined into one module; ValueError if two of them declare the same top-level name."""

@@ -154,7 +154,7 @@ LM_READOUTS = ("decoding", "uniform")  # beside the rank-probability plot; the o
 # 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it,
 # and the Hangul font (static/hangul.css), which only the document's head can declare.
 VIEWPORT_META = '<meta name="viewport" content="width=device-width, initial-scale=1">'
-VIEWPORT = f"{{% block postamble %}}{VIEWPORT_META}<style>{bundle.fonts_css()}</style>{{% endblock %}}"
+VIEWPORT = f"{{% block postamble %}}{VIEWPORT_META}{bundle.fonts_head()}{{% endblock %}}"
 
 
 class LessonModel(DataModel):

@@ -64,7 +64,7 @@ def built_parts(lang):
     needed = bundle_for_objs_and_resources([doc.layout], resources)
     scripts = JS_RESOURCES.render(js_files=needed.js_files, js_raw=needed.js_raw)
     script, div = components(doc.layout, theme=None)
-    return {"explainer_js": scripts, "explainer_head": f"<style>{bundle.fonts_css()}</style>",
+    return {"explainer_js": scripts, "explainer_head": bundle.fonts_head(),
             "explainer_body": f"{div}{script}"}
 
 

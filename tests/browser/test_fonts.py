@@ -15,6 +15,7 @@ from fontTools.ttLib import TTFont
 
 from app import bundle
 from app.export import main as main_export
+from app.strings import TEXT
 from tests.browser import chromium
 from tests.browser import lessonpage as lp
 from tests.reference.make_hangul_font import needed
@@ -101,3 +102,33 @@ def test_every_hangul_character_of_the_interface_is_drawn_from_the_page_s_own_fo
 
 def test_the_font_adds_at_most_300_kb_to_the_page():
     assert len(bundle.fonts_css().encode("utf-8")) <= 300_000
+
+
+def test_a_page_drawn_in_english_that_turns_korean_draws_its_heading_from_the_page_s_font(latin_browser, exported):
+    """The exported page is built in English; `#lang=ko` turns its heading Korean after it was laid out. Each
+    Hangul character of the heading is drawn from the page's own font (Chromium's fonts of the node, over CDP),
+    none from a Latin font as a box: the page loads both faces at once (static/fonts_load.js)."""
+    context = latin_browser.new_context(viewport={"width": 375, "height": 900})
+    pg = context.new_page()
+    pg.goto(f"{exported.as_uri()}#lang=ko&tour=0")
+    lp.wait_ready(pg)
+    pg.wait_for_function("() => document.fonts.status === 'loaded'")
+    cdp = context.new_cdp_session(pg)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+
+    def h1(node):
+        if node.get("nodeName") == "H1":
+            return node
+        for child in node.get("children", []) + node.get("shadowRoots", []):
+            found = h1(child)
+            if found:
+                return found
+        return None
+
+    heading = h1(cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
+    fonts = {f["familyName"]: f["glyphCount"]
+             for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": heading["nodeId"]})["fonts"]}
+    hangul = sum(1 for c in TEXT["ko"]["title"] if "\uac00" <= c <= "\ud7a3")
+    assert hangul > 10 and fonts.get("SX Hangul") == hangul, fonts
+    context.close()
