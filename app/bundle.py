@@ -54,9 +54,11 @@ def fonts_css():
     return css
 
 
-def fonts_head():
-    """The page head's fonts: their style (`fonts_css`) and static/fonts_load.js, which loads them at once."""
-    return f"<style>{fonts_css()}</style><script>{read('fonts_load.js')}</script>"
+def fonts_head(href=None):
+    """The page head's fonts: their style (`fonts_css`, or a link to it at `href`) and static/fonts_load.js,
+    which loads them at once."""
+    style = f'<link rel="stylesheet" href="{href}">' if href else f"<style>{fonts_css()}</style>"
+    return f"{style}<script>{read('fonts_load.js')}</script>"
 
 
 @cache

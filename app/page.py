@@ -11,11 +11,11 @@ A session built this way costs the server milliseconds instead of the ~0.9 s of 
 a 587-model document (tests/benchmarks/bench_class.py).
 
 `softmax-explainer serve` goes one step further (`write_scripts`): before its server starts, it writes each
-language's explainer script (1.1 MB, the same for every visitor) to a file named by its content's hash and
-serves that folder, so a page's HTML is the 0.1 MB of its fonts and links and a browser keeps the script across
-reloads and lessons; nginx sends it gzipped from the disk (app/stack.py). Plain `panel serve app/main.py` has no
-such folder, and its pages carry the script inline. An app embedded in another page with Bokeh's
-`server_document` (autoload.js) gets the whole explainer in its session, as before: its page is not ours to
+language's explainer script (1.1 MB, the same for every visitor) to a file named by its content's hash and serves
+that folder (the fonts' style is a file there too), so a page's HTML is a few kB of links and a browser keeps the
+script across reloads and lessons; nginx sends it gzipped from the disk (app/stack.py). Plain `panel serve
+app/main.py` has no such folder, and its pages carry the script inline. An app embedded in another page with
+Bokeh's `server_document` (autoload.js) gets the whole explainer in its session, as before: its page is not ours to
 write.
 """
 
@@ -68,25 +68,32 @@ def built_parts(lang):
             "explainer_body": f"{div}{script}"}
 
 
+def hashed(folder, stem, suffix, text):
+    """Write `text` to folder/STEM-HASH.SUFFIX and its gzip beside it (HASH: the first 12 hex digits of its
+    SHA-256); returns the file's name with `?v=HASH`."""
+    data = text.encode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    name = f"{stem}-{digest}.{suffix}"
+    (folder / name).write_bytes(data)
+    (folder / f"{name}.gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+    return f"{name}?v={digest}"
+
+
 def write_scripts(folder):
-    """Write each language's explainer script into `folder` as `explainer-LANG-HASH.js` (HASH: the first 12
-    hex digits of its SHA-256), with its gzip beside it for nginx, and `pages.json`: each language's template
-    variables, whose body links its script. Returns `folder`. A server whose environment names the folder in
+    """Write each language's explainer script into `folder` as `explainer-LANG-HASH.js` and the fonts' style
+    as `fonts-HASH.css` (`hashed`, a gzip beside each for nginx), and `pages.json`: each language's template
+    variables, which link them. Returns `folder`. A server whose environment names the folder in
     SCRIPTS_ENV, and which serves it at SCRIPTS_ROUTE, sends these pages."""
     folder.mkdir(parents=True, exist_ok=True)
+    # Relative links, so that they resolve under a proxy's path prefix too; `v` makes Tornado's static handler
+    # send a file with a cache time of years (nginx sends them so by their names).
+    head = bundle.fonts_head(href=f"{SCRIPTS_ROUTE}/{hashed(folder, 'fonts', 'css', bundle.fonts_css())}")
     pages = {}
     for lang in LANGS:
         parts = built_parts(lang)
         div, script = re.fullmatch(r"(.*?)<script>(.*)</script>\s*", parts["explainer_body"], re.S).groups()
-        code = script.encode("utf-8")
-        digest = hashlib.sha256(code).hexdigest()[:12]
-        name = f"explainer-{lang}-{digest}.js"
-        (folder / name).write_bytes(code)
-        (folder / f"{name}.gz").write_bytes(gzip.compress(code, compresslevel=9, mtime=0))
-        # Relative, so that it resolves under a proxy's path prefix too; `v` makes Tornado's static handler send it
-        # with a cache time of years (nginx sends it so by the name).
-        body = f'{div}<script src="{SCRIPTS_ROUTE}/{name}?v={digest}"></script>'
-        pages[lang] = {**parts, "explainer_body": body}
+        body = f'{div}<script src="{SCRIPTS_ROUTE}/{hashed(folder, f"explainer-{lang}", "js", script)}"></script>'
+        pages[lang] = {**parts, "explainer_head": head, "explainer_body": body}
     (folder / "pages.json").write_text(json.dumps(pages), encoding="utf-8")
     return folder
 

@@ -142,7 +142,8 @@ def test_the_view_refuses_what_is_not_a_lesson_with_a_type_error():
 
 def test_the_explainer_scripts_are_named_by_their_hash_and_each_page_links_its_own(tmp_path):
     """write_scripts: a file a language named by the SHA-256 of its content, its gzip the same bytes, and each
-    language's page body the explainer's element and a link to that file; the script draws into that element."""
+    language's page body the explainer's element and a link to that file; the script draws into that element;
+    the page's head links the fonts' style, a file of its own."""
     folder = write_scripts(tmp_path / "scripts")
     pages = json.loads((folder / "pages.json").read_text(encoding="utf-8"))
     assert sorted(pages) == sorted(LANGS)
@@ -155,4 +156,7 @@ def test_the_explainer_scripts_are_named_by_their_hash_and_each_page_links_its_o
         assert hashlib.sha256(code).hexdigest()[:12] == digest
         assert gzip.decompress((folder / f"{src}.gz").read_bytes()) == code
         assert re.search(r'id="([0-9a-f-]+)"', element).group(1).encode() in code and b"embed_items" in code
-        assert "bokeh" in parts["explainer_js"] and "@font-face" in parts["explainer_head"]
+        assert "bokeh" in parts["explainer_js"]
+        (css,) = re.findall(rf'<link rel="stylesheet" href="{server.SCRIPTS_ROUTE}/(fonts-[0-9a-f]{{12}}\.css)\?v=',
+                            parts["explainer_head"])
+        assert b"@font-face" in (folder / css).read_bytes() and "fonts?.load" in parts["explainer_head"]

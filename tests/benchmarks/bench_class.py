@@ -5,11 +5,12 @@
 Each target is started here on the loopback: `softmax-explainer serve` (one process, with the stack's options for a
 class: app/stack.py CLASS_OPTIONS), then `softmax-explainer serve --workers N`. For each round, S students start at
 even steps within W seconds. Each does what a browser does on a first visit: fetches the page and the explainer's
-script it links (gzip accepted; app/page.py), then opens the page's own session (`bokeh.client.pull_session` with
-the session id of the page's token and the page's cookie, which keeps it on the page's process behind nginx), times
-its first document, makes one gesture (one lesson write on the session's wire, then a round trip to the server,
-which answers after it has taken the write) and leaves. A few Chromium pages open among them and time the explainer
-ready. Then the class has left: the sessions are freed once unused (5 s) and the memory is read again.
+script and fonts it links (gzip accepted; app/page.py), then opens the page's own session
+(`bokeh.client.pull_session` with the session id of the page's token and the page's cookie, which keeps it on the
+page's process behind nginx), times its first document, makes one gesture (one lesson write on the session's wire,
+then a round trip to the server, which answers after it has taken the write) and leaves. A few Chromium pages open
+among them and time the explainer ready. Then the class has left: the sessions are freed once unused (5 s) and the
+memory is read again.
 
 It prints first-document p50/p95, the gesture round trip's p95, errors, the server's CPU per session (the app
 processes', and nginx's in front of them), their memory before, at its peak and after each round, and the page's
@@ -129,7 +130,7 @@ def _with_cookie(url, **kwargs):
 
 bokeh.client.connection.HTTPRequest = _with_cookie
 TOKEN = re.compile(r'"token":"([\w.-]+)"')
-SCRIPT = re.compile(r'<script src="(explainer-static/[^"]+)"')
+LINKED = re.compile(r'(?:src|href)="(explainer-static/[^"]+)"')  # the explainer's script and the fonts' style
 
 
 def session_id_of(page):
@@ -149,7 +150,7 @@ def student(url, out):
             page = (gzip.decompress(body) if r.headers.get("Content-Encoding") == "gzip" else body).decode("utf-8")
             _visitor.cookie = "; ".join(c.split(";", 1)[0] for c in r.headers.get_all("Set-Cookie") or [])
         sent = len(body)
-        for src in SCRIPT.findall(page):  # a first visit: the browser keeps it after
+        for src in LINKED.findall(page):  # a first visit: the browser keeps them after
             headers = {"Accept-Encoding": "gzip", "Cookie": _visitor.cookie}
             with urlopen(Request(urljoin(url, src), headers=headers), timeout=120) as r:
                 sent += len(r.read())

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import urllib.request
 from pathlib import Path
+from urllib.request import Request
 
 import numpy as np
 import pytest
@@ -112,12 +113,15 @@ def test_the_stack_serves_the_exported_lesson_gzipped_and_answers_health_checks(
         # The page's explainer script, from the disk as it is: gzipped, and kept by the browser (app/page.py).
         page = urllib.request.urlopen(f"{url}/main", timeout=30).read().decode("utf-8")
         (src,) = re.findall(r'<script src="(explainer-static/[^"]+)"', page)
-        request = urllib.request.Request(f"{url}/{src}", headers={"Accept-Encoding": "gzip"})
-        with urllib.request.urlopen(request, timeout=10) as r:
+        with urllib.request.urlopen(Request(f"{url}/{src}", headers={"Accept-Encoding": "gzip"}), timeout=10) as r:
             assert r.headers["Content-Encoding"] == "gzip" and r.headers["Content-Type"] == "text/javascript"
             assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
             script = gzip.decompress(r.read())
-        assert b"embed_items" in script and len(page) < 200_000
+        assert b"embed_items" in script and len(page) < 20_000
+        (css,) = re.findall(r'<link rel="stylesheet" href="(explainer-static/[^"]+)"', page)
+        with urllib.request.urlopen(Request(f"{url}/{css}", headers={"Accept-Encoding": "gzip"}), timeout=10) as r:
+            assert r.headers["Content-Encoding"] == "gzip" and r.headers["Content-Type"] == "text/css"
+            assert b"@font-face" in gzip.decompress(r.read())
 
 
 @pytest.mark.parametrize("args, says", [(["--workers", "0"], "--workers takes a whole number"),

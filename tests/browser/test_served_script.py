@@ -86,15 +86,16 @@ def test_panel_serve_in_korean(new_page):
 
 
 def test_softmax_explainer_serve_links_its_explainer_as_a_script_browsers_keep(new_page):
-    """The page's HTML is its fonts and links (0.1 MB, not 1.2), its explainer one script a language, named by
-    its content's hash and sent with a cache time of years; the lesson works from it, in either language."""
+    """The page's HTML is its links (a few kB, not 1.2 MB), its explainer one script a language and its fonts
+    one style, each named by its content's hash and sent with a cache time of years; the lesson works from
+    them, in either language, with the page's own Hangul."""
     with panel_serve(command=("-m", "app", "serve")) as (url, _):
         scripts = {}
         for lang in ("en", "ko"):
             html = urllib.request.urlopen(f"{url}?lang={lang}", timeout=30).read().decode("utf-8")
             (src,) = re.findall(r'<script src="(explainer-static/explainer-[a-z]+-[0-9a-f]{12}\.js\?v=[0-9a-f]{12})"',
                                 html)
-            assert len(html) < 200_000, len(html)
+            assert len(html) < 20_000, len(html)
             with urllib.request.urlopen(f"{url.rsplit('/', 1)[0]}/{src}", timeout=30) as r:
                 age = int(r.headers["Cache-Control"].removeprefix("max-age="))
                 assert age >= 365 * 24 * 3600 and r.headers["Content-Type"] == "application/javascript"
@@ -107,6 +108,8 @@ def test_softmax_explainer_serve_links_its_explainer_as_a_script_browsers_keep(n
         lp.drag(p.pg, 2, -80)
         s = lp.state(p.pg)
         assert s["z"][2] > 0.5 + 0.5 and lp.data(p.pg, "logits")["name"] == ["고양이", "개", "새"]
+        faces = p.pg.evaluate("() => [...document.fonts].map((f) => `${f.family} ${f.weight} ${f.status}`)")
+        assert sorted(faces) == ["SX Hangul 400 loaded", "SX Hangul 700 loaded"], faces
         np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], core.softmax(s["z"], T=0.5), rtol=1e-9)
         assert p.errors == []
 
