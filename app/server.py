@@ -125,6 +125,22 @@ def install():
             logger.addFilter(OneLine())
 
 
+def with_static_dir(argv, pair):
+    """(argv, options before it) that serve `pair` (ROUTE=FOLDER) beside the user's own `--static-dirs`: Panel
+    keeps only the last `--static-dirs` it is given, so the pair joins the user's list rather than a second one.
+
+    >>> with_static_dir(["--port", "5007"], "x=/run/x")
+    (['--port', '5007'], ['--static-dirs', 'x=/run/x'])
+    >>> with_static_dir(["--static-dirs=img=/srv/img", "--show"], "x=/run/x")
+    (['--static-dirs', 'x=/run/x', 'img=/srv/img', '--show'], [])
+    """
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if name == "--static-dirs":
+            return [*argv[:i], name, pair, *([value] if eq else []), *argv[i + 1:]], []
+    return list(argv), ["--static-dirs", pair]
+
+
 def serve_command(argv, environ=None, scripts=None):
     """(command, environment) for `softmax-explainer serve ARGV`: `panel serve app/main.py` with the rules above,
     and with `scripts`, a folder app/page.py `write_scripts` filled, served at SCRIPTS_ROUTE for its pages.
@@ -143,7 +159,7 @@ def serve_command(argv, environ=None, scripts=None):
     static = []
     if scripts is not None:
         env[SCRIPTS_ENV] = str(scripts)
-        static = ["--static-dirs", f"{SCRIPTS_ROUTE}={scripts}"]
+        argv, static = with_static_dir(argv, f"{SCRIPTS_ROUTE}={scripts}")
     # --warm runs app/main.py once before serving: a bad --args stops the server at start, and install()
     # has run before the first visitor arrives.
     command = [sys.executable, "-m", "panel", "serve", str(main_py), *static, "--warm", "--session-ids", "signed",

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,7 +90,12 @@ def test_softmax_explainer_serve_links_its_explainer_as_a_script_browsers_keep(n
     """The page's HTML is its links (a few kB, not 1.2 MB), its explainer one script a language and its fonts
     one style, each named by its content's hash and sent with a cache time of years; the lesson works from
     them, in either language, with the page's own Hangul."""
-    with panel_serve(command=("-m", "app", "serve")) as (url, _):
+    extra = Path(tempfile.mkdtemp())
+    (extra / "note.txt").write_text("the instructor's own file", encoding="utf-8")
+    with panel_serve(f"--static-dirs=notes={extra}", command=("-m", "app", "serve")) as (url, _):
+        # An instructor's own --static-dirs are served beside the explainer's (app/server.py with_static_dir).
+        with urllib.request.urlopen(f"{url.rsplit('/', 1)[0]}/notes/note.txt", timeout=30) as r:
+            assert r.read() == b"the instructor's own file"
         scripts = {}
         for lang in ("en", "ko"):
             html = urllib.request.urlopen(f"{url}?lang={lang}", timeout=30).read().decode("utf-8")
