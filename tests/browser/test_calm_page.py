@@ -246,20 +246,20 @@ def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_pag
         assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], (width, shown)
 
 
-# Each slider's height at each value of its track's ends, middle and the values of most digits it can show.
+# Each slider's height at its track's ends, its middle, and a value of the most digits it can show (T: 0.0123).
 SLIDER_HEIGHTS = f"""async () => {{ const find = {lp.FIND};
   const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const out = {{}};
   for (const name of ['temperature', 'label_smoothing', 'learning_rate', 'calibration_T', 'top_p', 'min_p']) {{
-    const m = find(name), el = Bokeh.index.find_one(m).el, start = m.value;
-    const values = [m.start, m.start + 0.09, m.start + 0.05, (m.start + m.end) / 2, m.end - 0.01, m.end, start];
+    const m = find(name), el = Bokeh.index.find_one(m).el;
+    const values = [m.start, m.start + 0.09, (m.start + m.end) / 2, m.end];
     out[name] = [];
     for (const x of values) {{ m.value = x; await frame(); out[name].push(el.getBoundingClientRect().height); }}
   }}
   return out; }}"""
 
 
-@pytest.mark.parametrize(("width", "lang", "lecture"), [(1440, "en", 0), (375, "en", 0), (1024, "ko", 1)])
+@pytest.mark.parametrize(("width", "lang", "lecture"), [(1440, "en", 0), (1024, "ko", 1)])
 def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported, width, lang, lecture):
     """Each slider keeps its height at every value, as the title keeps the room of its longest value (T: "T =
     0.0123"): a title that took a line more at 3 digits moved the page below during a drag of T and laid the
