@@ -230,6 +230,17 @@ def agreed(p):
     return s == p.lesson.state() and lp.data(p.pg, "logits")["name"] == s["names"] and lp.state(p.pg) == s
 
 
+def wait_agreed(p, timeout=15.0):
+    """Wait until `agreed(p)`; if it never holds, say what each side holds. Agreement takes a round trip, well
+    under a second; the wait is long for a loaded machine (this failed once in a clean clone's CI run at 5 s,
+    its states unknown)."""
+    try:
+        lp.wait_until(lambda: agreed(p), timeout=timeout)
+    except TimeoutError:
+        raise AssertionError(f"after {timeout} s the page holds {lp.state(p.pg)} and Python {p.lesson.state()}, "
+                             f"the page's logits source {lp.data(p.pg, 'logits')}") from None
+
+
 @pytest.fixture(scope="module")
 def one_session(browser, served):
     """One served page for every parameter in turn: a page load costs ten times the test."""
@@ -243,7 +254,7 @@ def from_the_defaults(one_session):
     """The shared page, its lesson back at the defaults (every field at once, as Python sets them)."""
     p = one_session
     python(p, lambda: p.lesson.param.update({f.param: Lesson.param[f.param].default for f in fields.FIELDS}))
-    lp.wait_until(lambda: agreed(p))
+    wait_agreed(p)
     lp.settled(p.pg)
     assert p.lesson.state() == fields.default_state()
     errors = len(p.errors)
@@ -258,7 +269,7 @@ def test_every_lesson_parameter_reaches_the_page(from_the_defaults, change):
 
     if change == "lang":  # Python's own lesson passes through (ko, English names) before its watcher renames them
         lp.wait_until(lambda: p.lesson.class_names == ["고양이", "개", "새"])
-    lp.wait_until(lambda: agreed(p))
+    wait_agreed(p)
     lp.settled(p.pg)
     s = lp.state(p.pg)
     assert lp.data(p.pg, "logits")["name"] == s["names"] and len(lp.data(p.pg, "probs")["p"]) == len(s["z"])
