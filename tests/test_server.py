@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import server
+from app.bundle import read
 from app.explainer import STATE_TEXT_MAX, state_from_text
 from app.page import write_scripts
 from app.rules import Refusal
@@ -159,4 +160,4 @@ def test_the_explainer_scripts_are_named_by_their_hash_and_each_page_links_its_o
         assert "bokeh" in parts["explainer_js"]
         (css,) = re.findall(rf'<link rel="stylesheet" href="{server.SCRIPTS_ROUTE}/(fonts-[0-9a-f]{{12}}\.css)\?v=',
                             parts["explainer_head"])
-        assert b"@font-face" in (folder / css).read_bytes() and "fonts?.load" in parts["explainer_head"]
+        assert b"@font-face" in (folder / css).read_bytes() and read("fonts_load.js") in parts["explainer_head"]
