@@ -34,9 +34,11 @@ function join(own, tries = 0) {
   own.properties.text.change.connect(() => {
     if (wire.text !== own.text && own.text !== "") wire.text = own.text;
   });
-  // The page starts with an empty wire and writes it at its first commit (a link read, a gesture): what it
-  // wrote before the join goes now. Python answers a refused state on the wire, as to any.
+  // Either side may have spoken before the join; what it said goes now. The page starts with an empty wire and
+  // writes it at its first commit (a link read, a gesture): that is the learner's, and Python hears it (and
+  // answers a refused state, as any). Else Python's change (made as the session opened) reaches the page.
   if (wire.text !== "" && wire.text !== own.text) own.text = wire.text;
+  else if (wire.text === "" && own.text !== "") wire.text = own.text;
 }
 
 // Fired by this session's document events: document_ready (join) and connection_lost (the event as `data`).

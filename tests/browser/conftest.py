@@ -123,6 +123,15 @@ class Records(logging.Handler):
         return [self.format(r) for r in self.records[since:] if r.exc_info or "Traceback" in r.getMessage()]
 
 
+class Sessions(list):
+    """The served sessions, newest last; each callable in `on_open` is called with a session as it opens,
+    before its document reaches the page (a test's change that Python makes first)."""
+
+    def __init__(self):
+        super().__init__()
+        self.on_open = []
+
+
 @pytest.fixture(scope="session")
 def served():
     """The app served in this process as app/main.py serves it, so tests can read each session's `Lesson`."""
@@ -132,12 +141,15 @@ def served():
     from app.server import install
 
     install()
-    sessions, records = [], Records()
+    sessions, records = Sessions(), Records()
     for logger in LOGGERS:
         logging.getLogger(logger).addHandler(records)
 
     def app():
-        sessions.append(serve_session())
+        session = serve_session()
+        sessions.append(session)
+        for opened in sessions.on_open:
+            opened(session)
 
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True,

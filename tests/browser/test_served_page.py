@@ -45,3 +45,17 @@ def test_pythons_answer_reaches_the_page_through_the_bridge(served_page):
     p.explainer.document.add_next_tick_callback(lambda: setattr(p.lesson, "T", 3.0))
     lp.wait_until(lambda: lp.state(p.pg)["T"] == 3.0)
     assert lp.data(p.pg, "settings")["T"] == [3.0], "the page drew Python's lesson"
+
+
+def test_a_change_python_makes_before_the_page_joins_its_session_reaches_the_page(served, new_page):
+    url, sessions, _ = served
+    sessions.on_open.append(lambda session: setattr(session.lesson, "T", 3.0))
+    try:
+        p = new_page()
+        p.pg.goto(url)
+        lp.wait_ready(p.pg)
+    finally:
+        sessions.on_open.clear()
+    lp.wait_until(lambda: lp.state(p.pg)["T"] == 3.0, timeout=15)
+    assert sessions[-1].lesson.T == 3.0 and lp.data(p.pg, "settings")["T"] == [3.0]
+    assert p.errors == []
