@@ -120,10 +120,21 @@ function untabbable(page, fig) {
  * the `<style>`'s text), and each scalar visual read then asks getComputedStyle for its `--bk-*` variable
  * (VisualProperties._get_css_value), so every repainted renderer recalculates the page's styles: eight times
  * a frame of a T drag, about 2 ms. A sheet given the text it holds is left as it is, and a visual reads each of
- * its variables once a task, as bokeh/bokeh#15205 does after 3.9 (issue #15286). Once a page, on the
- * prototypes of a figure's renderers' sheet and visuals. */
+ * its variables once a task, as bokeh/bokeh#15205 does after 3.9 (issue #15286). And a glyph renderer's element
+ * holds nothing (its glyph is drawn on the canvas), yet Bokeh moves it to the glyph's bounding box at every paint
+ * (RendererView.update_position): each bar chart's and curve's box changes in every frame of a T drag, and every
+ * move restyled and laid out the page again, about 4 ms of its 25 with the road to language models open
+ * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. Once a page, on
+ * the prototypes of a figure's renderers' sheet, visuals and glyph renderers. */
 function quiet_styles(page, fig) {
-  const renderer = view_of(page, fig)?.computed_renderer_views?.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
+  const views = view_of(page, fig)?.computed_renderer_views ?? [];
+  const glyph = views.find((r) => r.model.type === "GlyphRenderer");
+  if (glyph && !glyph.update_position.quiet) {
+    const unmoved = function () {};
+    unmoved.quiet = true;
+    Object.getPrototypeOf(glyph).update_position = unmoved;
+  }
+  const renderer = views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
   if (!renderer) return;
   const sheet = Object.getPrototypeOf(renderer._css_vars);
   if (typeof sheet._update === "function" && !sheet._update.quiet) {
@@ -150,6 +161,49 @@ function quiet_styles(page, fig) {
     };
     visual._get_css_value.quiet = true;
   }
+}
+
+// Plot view → [its page, the models its side panels show, the `measured` generation they were measured at].
+const PANELS = new WeakMap();
+let measured = 0; // a new generation whenever a font loads: every label's size may have changed with it
+
+/** Let a figure's paints in a gesture skip Bokeh's check of its axes and title for a new size while nothing they
+ * show has changed. Before every paint Bokeh measures every tick label of every side panel to see whether the
+ * panel must grow (PlotView._invalidate_layout_if_needed → SideLayout.has_size_changed, its text colour read
+ * from the page's styles): about 2 ms of a frame of a T drag over ten figures, whose frames move no axis. The
+ * check runs as Bokeh's at every paint outside a gesture, and in a gesture until it has run once since the
+ * figure, its ranges, its panels or their tickers and formatters last changed, or a font loaded. */
+function steady_panels(page, fig) {
+  const view = view_of(page, fig);
+  if (!view || PANELS.get(view)?.[0] === page) return;
+  const proto = Object.getPrototypeOf(view);
+  if (!proto._invalidate_layout_if_needed.quiet) {
+    const check = proto._invalidate_layout_if_needed;
+    proto._invalidate_layout_if_needed = function () {
+      const known = PANELS.get(this);
+      if (known?.[0].gesture && known[2] === measured && !this._needs_layout) return;
+      check.call(this);
+      if (known) follow_panels(this, known);
+    };
+    proto._invalidate_layout_if_needed.quiet = true;
+    document.fonts?.addEventListener("loadingdone", () => { measured++; });
+  }
+  PANELS.set(view, [page, new WeakSet(), -1]);
+}
+
+// What a plot's side panels show: its ranges, the panels and their tickers and formatters. Each model is
+// followed once; its change marks the panels unmeasured.
+function follow_panels(view, known) {
+  const fig = view.model;
+  const ranges = [fig.x_range, fig.y_range, ...Object.values(fig.extra_x_ranges ?? {}),
+    ...Object.values(fig.extra_y_ranges ?? {})];
+  const panels = fig.side_panels.flatMap((panel) => [panel, panel.ticker, panel.formatter]);
+  for (const model of [fig, ...ranges, ...panels]) {
+    if (!model?.change || known[1].has(model)) continue;
+    known[1].add(model);
+    model.change.connect(() => { known[2] = -1; });
+  }
+  known[2] = measured;
 }
 
 /** The model a UI event came from: a button's click names its button as `origin`. */

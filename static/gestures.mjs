@@ -12,6 +12,7 @@ function gesture_frame(page, kind, next) {
   if (!page.gesture) {
     page.gesture = { kind, last: null, frames: 0 };
     hold_box(page, true);
+    for (const fig of every_figure(page.a)) steady_panels(page, fig);
   }
   page.gesture.last = next;
   // Playing steps every frame and the figures follow each step; the numbers in the page's text (and the

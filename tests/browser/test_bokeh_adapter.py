@@ -7,6 +7,7 @@ Each test uses the same BokehJS API the adapter uses, on the exported page (no s
 import pytest
 
 from tests.browser import lessonpage as lp
+from tests.browser.test_tour import handle
 
 FIND = lp.FIND
 
@@ -221,3 +222,59 @@ def test_quiet_styles_a_visual_reads_its_css_variable_once_a_task_and_afresh_in_
         window.getComputedStyle = gcs; r.el.style.removeProperty(name);
         return [first, stale, next, visual._get_css_value.quiet === true]; }}""")
     assert got == [["one", "one", 1], "one", ["two", 2], True]
+
+
+def test_quiet_styles_a_glyph_renderers_empty_element_stays_where_it_was_put(pg):
+    """A glyph renderer's element holds nothing (RendererView.el: its glyph is drawn on the canvas), and Bokeh
+    moves it to the glyph's box at every paint (RendererView.update_position writes its `position` sheet); the
+    page's glyph renderers no longer move it: a paint after their data changed leaves the sheet as it was, where
+    Bokeh's own would have moved it."""
+    got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const r = v.computed_renderer_views.find((r) => r.model.type === 'GlyphRenderer');
+        const before = r.position.css, source = r.model.data_source, data = source.data;
+        const empty = r.el.childElementCount === 0 && [...r.shadow_el.children].every((c) => c.tagName === 'STYLE');
+        const y = Object.keys(data).find((k) => Array.isArray(data[k]) || ArrayBuffer.isView(data[k]));
+        source.data = {{...data, [y]: Array.from(data[y], (x) => x * 0.5)}};
+        await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+        const after = r.position.css;
+        Object.getPrototypeOf(Object.getPrototypeOf(r)).update_position.call(r);
+        const bokehs = r.position.css;
+        r.position.replace(before); source.data = data;
+        return [empty, after === before, bokehs !== before && bokehs.includes('top:'),
+                r.update_position.quiet === true]; }}""")
+    assert got == [True, True, True, True], "[empty, unmoved, Bokeh's own would move it, the page's]"
+
+
+def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_they_change(pg):
+    """Bokeh asks every side panel of a figure whether its size changed before each paint
+    (PlotView._invalidate_layout_if_needed → the panel's layout.has_size_changed); in a gesture the page asks
+    once, then again only after a panel's model (here its formatter) changed, and at every paint after it."""
+    pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        window.__asked = 0;
+        for (const panel of v.model.side_panels) {{
+          const layout = v.renderer_views.get(panel)?.layout; if (!layout) continue;
+          const asked = layout.has_size_changed;
+          layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
+        }} }}""")
+    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    asked = lambda: pg.evaluate("() => window.__asked")  # noqa: E731
+    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    counts = []
+    for i in range(6):
+        if i == 3:  # a panel's model changes in the gesture: the next paint measures again
+            pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).model.side_panels"
+                        ".find((panel) => panel.formatter).formatter.change.emit()")
+        pg.mouse.move(x + 4 * (i + 1), y)
+        pg.evaluate(frames)
+        counts.append(asked())
+    pg.mouse.up()
+    pg.evaluate(frames)
+    pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).request_repaint()")
+    pg.evaluate(frames)
+    after = asked()
+    steps = [b - a for a, b in zip([0, *counts[:-1]], counts, strict=True)]
+    assert steps[0] > 0 and steps[1:3] == [0, 0] and steps[3] > 0 and steps[4:] == [0, 0], steps
+    assert after > counts[-1], "the paint after the gesture measures, as Bokeh's every paint does"
