@@ -9,11 +9,10 @@ function non_increasing(x) {
   return true;
 }
 
-// Inside the pipeline every row is a Float64Array and every mask a Uint8Array (one byte a word, filled by loops,
-// not 50,000 closures): loops that see one kind of array stay fast. The exported functions take lists and hand
-// back core's booleans.
+// Inside the pipeline every row is a Float64Array (softmax.mjs float_row) and every mask a Uint8Array (one byte
+// a word, filled by loops, not 50,000 closures): loops that see one kind of array stay fast. The exported
+// functions take lists and hand back core's booleans.
 const booleans = (keep) => Array.from(keep, Boolean);
-const float_row = (x) => (x instanceof Float64Array ? x : Float64Array.from(x));
 
 // For non-increasing x, the classes with x_i ≥ bound are a prefix.
 function kept_prefix(x, bound) {
@@ -121,11 +120,17 @@ export function decode_kept(z, T = 1.0, stages = []) {
   const before = softmax_row(z, T);
   let p = before;
   const keep = new Uint8Array(z.length).fill(1);
+  // After a stage every class from `live` on is dropped and has p = +0 (renormalised copies only what a mask
+  // kept), so the next stage reads and writes only the head before it: its mask there is the whole row's (top-p
+  // drops the zeros first, adding +0 to its running sum), and a dropped class's mask is ANDed away. After top-k
+  // 1000 the other stages read 1,000 words of 50,000.
+  let live = z.length;
   for (const [name, value] of stages) {
     if (!Object.hasOwn(KEEPS, name)) throw new Error(`a stage must be one of ${Object.keys(KEEPS)}, got ${name}`);
-    const mask = KEEPS[name](p, value);
-    for (let i = 0; i < keep.length; i++) keep[i] &= mask[i];
+    const mask = KEEPS[name](live === p.length ? p : p.subarray(0, live), value);
+    for (let i = 0; i < live; i++) keep[i] &= mask[i];
     p = renormalised(p, mask);
+    while (live > 0 && !keep[live - 1]) live--;
   }
   return { before, p, kept: keep };
 }

@@ -37,7 +37,7 @@ function vocabulary_of(page, lang) {
         z.push(-cB / 100 * Math.LN10);
       }
     }
-    page.lexicon[lang] = { words, z };
+    page.lexicon[lang] = { words, z: Float64Array.from(z) };
     if (!page.gesture) draw(page, now(page));
   });
   return null;
@@ -49,10 +49,15 @@ export function decoding_stages(s) {
     ...(s.minp > 0 ? [["min_p", s.minp]] : [])];
 }
 
+const LOG_RANKS = new Map(); // V → its ranks, once: a drag asks in every frame
+
 function log_ranks(V) {
-  const ranks = new Set();
-  for (let i = 0; i < CURVE_RANKS; i++) ranks.add(Math.round(V ** (i / (CURVE_RANKS - 1))));
-  return [...ranks];
+  if (!LOG_RANKS.has(V)) {
+    const ranks = new Set();
+    for (let i = 0; i < CURVE_RANKS; i++) ranks.add(Math.round(V ** (i / (CURVE_RANKS - 1))));
+    LOG_RANKS.set(V, [...ranks]);
+  }
+  return LOG_RANKS.get(V);
 }
 
 /** The decoding figures at state s, once per vocabulary, T and filters (a drag of the logits leaves them). */

@@ -81,17 +81,38 @@ export function logsumexp(z) {
 }
 
 // softmax(z, T) as a Float64Array, divided in place: decoding.mjs keeps a row of 50,000 words in it, uncopied.
+// check_logits and max_of in one pass, for softmax_row's Float64Array alone: a loop that reads one kind of array
+// stays fast, and check_logits reads every kind (the lesson's lists, a vocabulary's row), which made the
+// checks of a row of 50,000 words cost a frame of a drag 2 ms.
+function checked_max(x) {
+  if (x.length < 1) throw new Error("logits must hold at least one class");
+  let m = -Infinity;
+  for (let k = 0; k < x.length; k++) {
+    const v = x[k];
+    if (v <= m) continue;
+    if (Number.isNaN(v)) throw new Error("logits contain NaN");
+    if (v === Infinity) throw new Error("logits contain +inf");
+    m = v;
+  }
+  if (m === -Infinity) throw new Error("every logit is -inf: no class has any probability");
+  return m;
+}
+
+const float_row = (z) => (z instanceof Float64Array ? z : Float64Array.from(z));
+
 function softmax_row(z, T) {
-  check_logits(z);
+  const x = float_row(z);
+  const m = checked_max(x);
   check_temperature(T);
-  const e = scaled_shifted(z, T);
-  // A vocabulary's logits come in runs of equal values (wordfreq's frequency buckets): one exp per run, the
-  // same numbers as one per class.
-  let u_run = NaN, e_run = NaN;
-  for (let k = 0; k < e.length; k++) {
-    if (e[k] !== u_run) {
-      u_run = e[k];
-      e_run = Math.exp(u_run);
+  const divide_first = T > DIVIDE_FIRST;
+  // A vocabulary's logits come in runs of equal values (wordfreq's frequency buckets): one shift, scale and exp
+  // per run (scaled_shifted's, the same numbers as one per class), in the pass that fills the row.
+  const e = new Float64Array(x.length);
+  let z_run = NaN, e_run = NaN;
+  for (let k = 0; k < x.length; k++) {
+    if (x[k] !== z_run) {
+      z_run = x[k];
+      e_run = Math.exp(divide_first ? z_run / T - m / T : (z_run - m) / T);
     }
     e[k] = e_run;
   }
