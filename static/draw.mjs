@@ -23,8 +23,10 @@ function set_if_changed(model, values) {
   const changed = {};
   for (const [key, value] of Object.entries(values)) {
     const held = model[key];
+    // A glyph's scalar comes back as its spec ({value: 22}): a plain === made every frame set it again, and
+    // repaint the logits' figure in each frame of a T drag.
     const same = Array.isArray(value) ? JSON.stringify(Array.from(held ?? [])) === JSON.stringify(value)
-      : held === value;
+      : held === value || scalar(held) === value;
     if (!same) changed[key] = value;
   }
   if (Object.keys(changed).length) model.setv(changed);

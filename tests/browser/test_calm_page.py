@@ -270,3 +270,33 @@ def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported, wid
     heights = p.pg.evaluate(SLIDER_HEIGHTS)
     assert len(heights) == 6 and all(h[0] > 0 for h in heights.values()), heights
     assert {name: sorted(set(h)) for name, h in heights.items() if len(set(h)) > 1} == {}, heights
+
+
+def test_a_drag_of_t_repaints_what_t_changes_and_leaves_the_logits_figure_alone(new_page, exported):
+    """A drag of T by the mouse changes the probabilities, the gradient and the next word's plot; the logits,
+    their points and their figure hold still. The logits' point size, set to a number, comes back from Bokeh as
+    its spec ({value: 22}): compared as it was, it was set again in every frame, and the figure repainted."""
+    from tests.browser.test_tour import handle
+
+    p = new_page(block_network=True, viewport=(1280, 960))
+    p.pg.goto(f"{exported.as_uri()}#lm=1&tour=0")
+    lp.wait_ready(p.pg)
+    lp.wait_until(lambda: lp.data(p.pg, "decoding")["kept"] != [], timeout=15)
+    p.pg.evaluate(f"""() => {{ const find = {lp.FIND}; window.__changed = {{}};
+        const note = (key) => () => {{ window.__changed[key] = (window.__changed[key] ?? 0) + 1; }};
+        const fig = find('logit_figure');
+        for (const r of fig.renderers) r.glyph.change.connect(note('logit glyph'));
+        for (const name of ['logits', 'probs', 'vocab_curve']) find(name).properties.data.change.connect(note(name));
+        }}""")
+    box = handle(p.pg, "temperature", ".noUi-handle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    p.pg.mouse.move(x, y)
+    p.pg.mouse.down()
+    for i in range(8):
+        p.pg.mouse.move(x + 5 * (i + 1), y)
+        p.pg.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    changed = p.pg.evaluate("() => window.__changed")
+    p.pg.mouse.up()
+    assert changed.get("probs", 0) >= 6 and changed.get("vocab_curve", 0) >= 6, changed
+    assert "logits" not in changed and "logit glyph" not in changed, changed
+    assert p.errors == []
