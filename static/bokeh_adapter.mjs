@@ -206,6 +206,31 @@ function follow_panels(view, known) {
   known[2] = measured;
 }
 
+/** Let a slider's own slide leave its track alone. A slide sets the model's value (AbstractSliderView._slide),
+ * and Bokeh answers every new value by setting the slider up again (_update_slider → noUiSlider.updateOptions,
+ * which rebuilds its range and moves the handle to where the pointer already put it): about 0.5 ms of each
+ * frame of a drag of T. A value the slide itself produced is left there; any other (Python's, a link's, the
+ * page's own correction in the middle of a slide) moves the handle as Bokeh's does. Once a page, on the
+ * sliders' prototype. */
+function quiet_slides(page, slider) {
+  let proto = view_of(page, slider);
+  while (proto && !Object.hasOwn(proto, "_slide")) proto = Object.getPrototypeOf(proto);
+  if (!proto || proto._update_slider.quiet) return;
+  const { _slide: slide, _update_slider: update } = proto;
+  proto._slide = function (values) {
+    this.__slid = this._calc_from(values);
+    try {
+      slide.call(this, values);
+    } finally {
+      this.__slid = undefined;
+    }
+  };
+  proto._update_slider = function () {
+    if (this.__slid === undefined || this.model.value !== this.__slid) update.call(this);
+  };
+  proto._update_slider.quiet = true;
+}
+
 /** The model a UI event came from: a button's click names its button as `origin`. */
 function event_origin(obj) {
   return obj.event_name === "button_click" ? obj.origin : obj;

@@ -13,6 +13,7 @@ function ready(page) {
   for (const fig of every_figure(a)) untabbable(page, fig);
   hold_then_drag(page, a.figs.logit);
   quiet_styles(page, a.figs.logit);
+  quiet_slides(page, a.controls.temperature);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
     page.shadows.add(shadow);

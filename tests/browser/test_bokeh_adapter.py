@@ -264,7 +264,7 @@ def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_t
     pg.mouse.down()
     counts = []
     for i in range(6):
-        if i == 3:  # a panel's model changes in the gesture: the next paint measures again
+        if i in (0, 3):  # a panel's model changed (before the gesture, in it): the next paint measures again
             pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).model.side_panels"
                         ".find((panel) => panel.formatter).formatter.change.emit()")
         pg.mouse.move(x + 4 * (i + 1), y)
@@ -278,3 +278,28 @@ def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_t
     steps = [b - a for a, b in zip([0, *counts[:-1]], counts, strict=True)]
     assert steps[0] > 0 and steps[1:3] == [0, 0] and steps[3] > 0 and steps[4:] == [0, 0], steps
     assert after > counts[-1], "the paint after the gesture measures, as Bokeh's every paint does"
+
+
+def test_quiet_slides_a_slide_leaves_the_track_and_any_other_value_moves_the_handle(pg):
+    """Bokeh answers each new value of a slider by setting its noUiSlider up again (AbstractSliderView
+    ._update_slider → updateOptions); the value a slide of the mouse produced is left where the pointer put the
+    handle, and a value set otherwise moves the handle as Bokeh's does."""
+    pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('temperature'));
+        window.__updates = 0; const update = v._noUiSlider.updateOptions;
+        v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
+        }}""")
+    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    start = pg.evaluate(f"() => ({FIND})('temperature').value")
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    for i in range(5):
+        pg.mouse.move(x + 6 * (i + 1), y)
+        pg.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    pg.mouse.up()
+    slid = pg.evaluate(f"""() => {{ const m = ({FIND})('temperature'), v = Bokeh.index.find_one(m);
+        return [m.value, Number(v._noUiSlider.get()), window.__updates]; }}""")
+    assert slid[0] > start and slid[1] == pytest.approx(slid[0], abs=1e-9) and slid[2] == 0, slid
+    moved = pg.evaluate(f"""() => {{ const m = ({FIND})('temperature'), v = Bokeh.index.find_one(m);
+        m.value = {start}; return [Number(v._noUiSlider.get()), window.__updates]; }}""")
+    assert moved[0] == pytest.approx(start, abs=1e-9) and moved[1] >= 1, moved
