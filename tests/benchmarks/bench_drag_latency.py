@@ -61,7 +61,7 @@ PROBE = "(watched) => { const find = " + lp.FIND + """;
 
 def peer_page():
     src = ColumnDataSource({"x": [0, 1, 2], "z": [2.0, 1.0, 0.1]}, name="logits")
-    fig = figure(width=540, height=420, toolbar_location=None, y_range=Range1d(-6.6, 6.6))
+    fig = figure(width=540, height=420, toolbar_location=None, y_range=Range1d(-6.6, 6.6), name="logit_figure")
     points = fig.scatter(x="x", y="z", size=22, source=src)
     tool = PointDrawTool(renderers=[points], add=False)
     fig.add_tools(tool)
@@ -76,12 +76,13 @@ FIGURES_ONLY = """
 const z = Array.from(src.data.z), K = z.length, x = z.map((_, k) => k);
 const m = Math.max(...z), e = z.map((v) => Math.exp(v - m)), total = e.reduce((a, b) => a + b, 0);
 const p = e.map((v) => v / total), g = p.map((v, k) => (k === 0 ? 1 : 0) - v);
-probs.data = {x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === 0 ? 1 : 0))};
+probs.data = {x, p, label: p.map((v) => v.toFixed(3)), is_true: x.map((k) => (k === 0 ? 1 : 0)),
+              label_y: p.map((v) => v + 0.03), label_alpha: x.map(() => 1)};
 arrows.data = {x: x.map((k) => k + 0.2), y0: z, y1: z.map((v, k) => v + 2 * g[k]), clipped: x.map(() => 0),
                head: x.map(() => 12), mark_y: z, mark: x.map(() => "circle"), mark_alpha: x.map(() => 0),
                mark_angle: x.map(() => 0), mark_size: x.map(() => 8), label: x.map(() => ""),
                label_dy: x.map(() => 16)};
-point_labels.data = {x, z, text: z.map((v) => v.toFixed(2))};
+point_labels.data = {x, z, text: z.map((v) => v.toFixed(2)), dy: x.map(() => 16), alpha: x.map(() => 1)};
 """
 
 
@@ -95,7 +96,10 @@ def figures_only_page(lesson):
     from app.document import VIEW, build
 
     built = build(lesson.state(), mode="file")
-    figures = built.layout.children[1]
+    def names(m):
+        return [getattr(c, "name", None) for c in getattr(m, "children", [])]
+
+    (figures,) = [m for m in built.layout.references() if names(m) == ["logit_figure", "prob_figure"]]
     for model in figures.references():
         model.js_property_callbacks, model.js_event_callbacks = {}, {}
     sources = {m.name: m for m in figures.references() if isinstance(m, ColumnDataSource)}
@@ -105,11 +109,12 @@ def figures_only_page(lesson):
     x = list(range(K))
     sources["logits"].data = {"z": list(z), "name": lesson.class_names}
     sources["probs"].data = {"x": x, "p": list(p), "label": [f"{v:.3f}" for v in p],
-                             "is_true": [int(k == 0) for k in x]}
+                             "is_true": [int(k == 0) for k in x], "label_y": list(p + 0.03), "label_alpha": [1] * K}
     sources["arrows"].data = {"x": [k + 0.2 for k in x], "y0": list(z), "y1": list(z + 2 * g), "clipped": [0] * K,
                               "head": [12] * K, "mark_y": list(z), "mark": ["circle"] * K, "mark_alpha": [0] * K,
                               "mark_angle": [0] * K, "mark_size": [8] * K, "label": [""] * K, "label_dy": [16] * K}
-    sources["point_labels"].data = {"x": x, "z": list(z), "text": [f"{v:.2f}" for v in z]}
+    sources["point_labels"].data = {"x": x, "z": list(z), "text": [f"{v:.2f}" for v in z], "dy": [16] * K,
+                                    "alpha": [1] * K}
     sources["target"].data = {"x": x, "y": [float(k == 0) for k in x], "x0": [k - 0.31 for k in x],
                               "x1": [k + 0.31 for k in x]}
     for axis in (figures.children[0].xaxis[0], figures.children[1].xaxis[0]):
