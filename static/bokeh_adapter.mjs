@@ -231,6 +231,22 @@ function quiet_slides(page, slider) {
   proto._update_slider.quiet = true;
 }
 
+/** Paint a title's new text. Bokeh builds a title's text anew when it changes (TitleView._init_text, awaited)
+ * and asks for the paint before it is built, so a figure kept its old title or key on screen until something
+ * else repainted it: the next word's plot, whose glyphs repaint on the overlay level alone, kept "50,000 words"
+ * after the Korean vocabulary came. Once a page, on the titles' prototype. */
+function painted_titles(page, fig) {
+  let proto = view_of(page, fig.title);
+  while (proto && !Object.hasOwn(proto, "_init_text")) proto = Object.getPrototypeOf(proto);
+  if (!proto || proto._init_text.quiet) return;
+  const init = proto._init_text;
+  proto._init_text = async function () {
+    await init.call(this);
+    if (this._has_finished) this.request_paint();
+  };
+  proto._init_text.quiet = true;
+}
+
 /** The model a UI event came from: a button's click names its button as `origin`. */
 function event_origin(obj) {
   return obj.event_name === "button_click" ? obj.origin : obj;

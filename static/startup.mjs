@@ -14,6 +14,7 @@ function ready(page) {
   hold_then_drag(page, a.figs.logit);
   quiet_styles(page, a.figs.logit);
   quiet_slides(page, a.controls.temperature);
+  painted_titles(page, a.figs.logit);
   const shadow = shadow_of(page, a.inputs);
   if (shadow && !page.shadows.has(shadow)) {
     page.shadows.add(shadow);

@@ -303,3 +303,29 @@ def test_quiet_slides_a_slide_leaves_the_track_and_any_other_value_moves_the_han
     moved = pg.evaluate(f"""() => {{ const m = ({FIND})('temperature'), v = Bokeh.index.find_one(m);
         m.value = {start}; return [Number(v._noUiSlider.get()), window.__updates]; }}""")
     assert moved[0] == pytest.approx(start, abs=1e-9) and moved[1] >= 1, moved
+
+
+def test_painted_titles_a_titles_new_text_is_painted_once_bokeh_has_built_it(new_page, exported):
+    """Bokeh asks for a title's paint when its text changes, then builds the new text (TitleView._init_text,
+    awaited) and asks for none after. A figure whose glyphs repaint on the overlay level alone, the next word's
+    plot, then kept its old key on screen after the learner chose the other vocabulary; the page asks for one
+    more paint once the text is built, and what is on screen is what a fresh paint of the figure shows."""
+    from tests.browser.test_tour import handle
+
+    p = new_page(block_network=True, viewport=(1280, 960))
+    p.pg.goto(f"{exported.as_uri()}#lm=1&tour=0")
+    lp.wait_ready(p.pg)
+    pg = p.pg
+    key = f"() => ({FIND})('vocab_figure').above.map((m) => m.text).join(' ')"
+    lp.wait_until(lambda: "50,000" in pg.evaluate(key) and lp.data(pg, "decoding")["kept"] != [], timeout=15)
+    handle(pg, "vocab_lang", "select").select_option(index=1)
+    lp.wait_until(lambda: "29,988" in pg.evaluate(key), timeout=15)
+    el = pg.evaluate_handle(f"() => Bokeh.index.find_one(({FIND})('vocab_figure')).el").as_element()
+    el.scroll_into_view_if_needed()
+    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    pg.evaluate(frames)
+    shown = el.screenshot()
+    pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('vocab_figure')).request_repaint()")
+    pg.evaluate(frames)
+    assert el.screenshot() == shown, "the figure on screen kept its old key"
+    assert p.errors == []

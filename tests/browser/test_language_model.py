@@ -179,3 +179,30 @@ def test_closed_the_view_shows_nothing_and_unpacks_nothing(new_page, request):
     assert len(lp.data(pg, "vocab")["word"]) == 50_000
     assert lp.prop(pg, "vocab_figure", "visible") and lp.prop(pg, "distill_figure", "visible")
     finish(p)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_figures_show_their_keys_once_the_words_have_come(new_page, request, lang):
+    """The next word's key names the vocabulary's size, which the page knows once it has unpacked the words
+    ("… words" until then). What each of the view's figures shows on screen is then what a fresh paint of it
+    shows: the key stayed "… words" until something repainted the figure (bokeh_adapter.mjs `painted_titles`;
+    a new vocabulary's key: test_bokeh_adapter)."""
+    p = opened(new_page, request, "exported", f"tour=0&lm=1&lang={lang}")
+    pg = p.pg
+    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    key = f"() => ({lp.FIND})('vocab_figure').above.map((m) => m.text).join(' ')"
+
+    def painted_as_fresh(name):
+        el = pg.evaluate_handle(f"() => Bokeh.index.find_one(({lp.FIND})('{name}')).el").as_element()
+        el.scroll_into_view_if_needed()
+        pg.evaluate(frames)
+        shown = el.screenshot()
+        pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('{name}')).request_repaint()")
+        pg.evaluate(frames)
+        return el.screenshot() == shown
+
+    wait_decoded(pg, "en", 1.0, 0, 1.0, 0.0)
+    assert "50,000" in pg.evaluate(key)
+    for name in ("vocab_figure", "attention_figure", "router_figure", "distill_figure"):
+        assert painted_as_fresh(name), f"{name} on screen is not what a fresh paint of it shows"
+    finish(p)
