@@ -258,13 +258,17 @@ function patch_html(el, html) {
   const texts = parts.filter((p, i) => i % 2 === 0 && p !== "");
   const tags = parts.filter((_, i) => i % 2 === 1);
   const shape = tags.map((tag) => tag.replace(ATTRIBUTE, "$1")).join("") + `|${texts.length}`;
-  if (memo?.shape === shape && texts.every((text) => !OTHER_ENTITY.test(text))) {
+  // Text and attribute values are HTML, escaped; a node's data and setAttribute take them unescaped (an href
+  // written as it stood in the HTML kept "&amp;": the notice's link to reload the lesson read its own query wrong).
+  const unescaped = (html) => html.replace(ENTITY, (e) => ENTITIES[e]);
+  if (memo?.shape === shape && ![...texts, ...tags].some((part) => OTHER_ENTITY.test(part))) {
     texts.forEach((text, i) => {
-      const data = text.replace(ENTITY, (e) => ENTITIES[e]);
+      const data = unescaped(text);
       if (memo.texts[i].data !== data) memo.texts[i].data = data;
     });
     tags.filter((tag) => !tag.startsWith("</")).forEach((tag, i) => {
-      for (const [, name, value] of tag.matchAll(ATTRIBUTE)) {
+      for (const [, name, raw] of tag.matchAll(ATTRIBUTE)) {
+        const value = unescaped(raw);
         if (memo.elements[i].getAttribute(name) !== value) memo.elements[i].setAttribute(name, value);
       }
     });
