@@ -115,6 +115,12 @@ function untabbable(page, fig) {
   if (el && el.style.outline !== "none") el.style.outline = "none";
 }
 
+// The prototype in obj's chain that holds `name` itself: where a patch of Bokeh's method goes.
+function owner_of(obj, name) {
+  while (obj && !Object.hasOwn(obj, name)) obj = Object.getPrototypeOf(obj);
+  return obj;
+}
+
 /** Leave alone the styles a frame does not change. Bokeh writes each renderer's sheet of CSS variables again at
  * every paint, empty or not (DOMComponentView.reposition, _update_css_variables: InlineStyleSheet._update sets
  * the `<style>`'s text), and each scalar visual read then asks getComputedStyle for its `--bk-*` variable
@@ -144,8 +150,7 @@ function quiet_styles(page, fig) {
     };
     sheet._update.quiet = true;
   }
-  let visual = Object.getPrototypeOf([...renderer.visuals][0]);
-  while (visual && !Object.hasOwn(visual, "_get_css_value")) visual = Object.getPrototypeOf(visual);
+  const visual = owner_of([...renderer.visuals][0], "_get_css_value");
   if (visual && !visual._get_css_value.quiet) {
     const read = visual._get_css_value;
     let reads = null; // this task's reads: visual → its variables' values
@@ -163,7 +168,8 @@ function quiet_styles(page, fig) {
   }
 }
 
-// Plot view → [its page, the models its side panels show, the `measured` generation they were measured at].
+// Plot view → its page, the models its side panels show (`followed`), and the `measured` generation they were
+// last measured at (`at`, -1 once one of them changed).
 const PANELS = new WeakMap();
 let measured = 0; // a new generation whenever a font loads: every label's size may have changed with it
 
@@ -175,20 +181,20 @@ let measured = 0; // a new generation whenever a font loads: every label's size 
  * figure, its ranges, its panels or their tickers and formatters last changed, or a font loaded. */
 function steady_panels(page, fig) {
   const view = view_of(page, fig);
-  if (!view || PANELS.get(view)?.[0] === page) return;
+  if (!view || PANELS.get(view)?.page === page) return;
   const proto = Object.getPrototypeOf(view);
   if (!proto._invalidate_layout_if_needed.quiet) {
     const check = proto._invalidate_layout_if_needed;
     proto._invalidate_layout_if_needed = function () {
       const known = PANELS.get(this);
-      if (known?.[0].gesture && known[2] === measured && !this._needs_layout) return;
+      if (known?.page.gesture && known.at === measured && !this._needs_layout) return;
       check.call(this);
       if (known) follow_panels(this, known);
     };
     proto._invalidate_layout_if_needed.quiet = true;
     document.fonts?.addEventListener("loadingdone", () => { measured++; });
   }
-  PANELS.set(view, [page, new WeakSet(), -1]);
+  PANELS.set(view, { page, followed: new WeakSet(), at: -1 });
 }
 
 // What a plot's side panels show: its ranges, the panels and their tickers and formatters. Each model is
@@ -199,11 +205,11 @@ function follow_panels(view, known) {
     ...Object.values(fig.extra_y_ranges ?? {})];
   const panels = fig.side_panels.flatMap((panel) => [panel, panel.ticker, panel.formatter]);
   for (const model of [fig, ...ranges, ...panels]) {
-    if (!model?.change || known[1].has(model)) continue;
-    known[1].add(model);
-    model.change.connect(() => { known[2] = -1; });
+    if (!model?.change || known.followed.has(model)) continue;
+    known.followed.add(model);
+    model.change.connect(() => { known.at = -1; });
   }
-  known[2] = measured;
+  known.at = measured;
 }
 
 /** Let a slider's own slide leave its track alone. A slide sets the model's value (AbstractSliderView._slide),
@@ -213,8 +219,7 @@ function follow_panels(view, known) {
  * page's own correction in the middle of a slide) moves the handle as Bokeh's does. Once a page, on the
  * sliders' prototype. */
 function quiet_slides(page, slider) {
-  let proto = view_of(page, slider);
-  while (proto && !Object.hasOwn(proto, "_slide")) proto = Object.getPrototypeOf(proto);
+  const proto = owner_of(view_of(page, slider), "_slide");
   if (!proto || proto._update_slider.quiet) return;
   const { _slide: slide, _update_slider: update } = proto;
   proto._slide = function (values) {
@@ -236,8 +241,7 @@ function quiet_slides(page, slider) {
  * else repainted it: the next word's plot, whose glyphs repaint on the overlay level alone, kept "50,000 words"
  * after the Korean vocabulary came. Once a page, on the titles' prototype. */
 function painted_titles(page, fig) {
-  let proto = view_of(page, fig.title);
-  while (proto && !Object.hasOwn(proto, "_init_text")) proto = Object.getPrototypeOf(proto);
+  const proto = owner_of(view_of(page, fig.title), "_init_text");
   if (!proto || proto._init_text.quiet) return;
   const init = proto._init_text;
   proto._init_text = async function () {

@@ -26,7 +26,7 @@ function set_if_changed(model, values) {
     // A glyph's scalar comes back as its spec ({value: 22}): a plain === made every frame set it again, and
     // repaint the logits' figure in each frame of a T drag.
     const same = Array.isArray(value) ? JSON.stringify(Array.from(held ?? [])) === JSON.stringify(value)
-      : held === value || scalar(held) === value;
+      : scalar(held) === value;
     if (!same) changed[key] = value;
   }
   if (Object.keys(changed).length) model.setv(changed);
@@ -240,6 +240,8 @@ const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;
 const ENTITY = /&(amp|lt|gt|quot|#39);/g;
 const OTHER_ENTITY = /&(?!(amp|lt|gt|quot|#39);)/;
 const ATTRIBUTE = /([\w-]+)="([^"]*)"/g;
+// Text and attribute values in HTML are escaped; a node's data and setAttribute take them unescaped.
+const unescaped = (html) => html.replace(ENTITY, (e) => ENTITIES[e]);
 
 function show(page, div, html, live = false) {
   set_markup(page, div, html, (el) => patch_html(el, html), live);
@@ -258,9 +260,8 @@ function patch_html(el, html) {
   const texts = parts.filter((p, i) => i % 2 === 0 && p !== "");
   const tags = parts.filter((_, i) => i % 2 === 1);
   const shape = tags.map((tag) => tag.replace(ATTRIBUTE, "$1")).join("") + `|${texts.length}`;
-  // Text and attribute values are HTML, escaped; a node's data and setAttribute take them unescaped (an href
-  // written as it stood in the HTML kept "&amp;": the notice's link to reload the lesson read its own query wrong).
-  const unescaped = (html) => html.replace(ENTITY, (e) => ENTITIES[e]);
+  // Attributes unescaped as the text is (an href set as the HTML held it kept "&amp;": the notice's link to reload
+  // the lesson read its own query wrong).
   if (memo?.shape === shape && ![...texts, ...tags].some((part) => OTHER_ENTITY.test(part))) {
     texts.forEach((text, i) => {
       const data = unescaped(text);

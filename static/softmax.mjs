@@ -56,14 +56,16 @@ function max_of(z) {
 // Above this T, z − max z could overflow to −inf and hide a non-zero exp(−gap/T): divide first instead.
 const DIVIDE_FIRST = Number.MAX_VALUE / 1024;
 
-// (z_k − max z)/T, the shifted and scaled logits: every entry ≤ 0 and the largest is exactly 0, so exp
-// never overflows, and for T → 0 the tied maxima stay at 0 while the rest go to −inf.
-// A Float64Array filled by a loop: rows of 50,000 words stay within a frame (bench_vocabulary.mjs).
+// (v − m)/T for a logit v and the row's max m: ≤ 0, exactly 0 at the max, so exp never overflows, and for
+// T → 0 the tied maxima stay at 0 while the rest go to −inf.
+const shift_scale = (v, m, T) => (T > DIVIDE_FIRST ? v / T - m / T : (v - m) / T);
+
+// (z_k − max z)/T, the shifted and scaled logits, as a Float64Array filled by a loop: rows of 50,000 words stay
+// within a frame (bench_vocabulary.mjs).
 function scaled_shifted(z, T) {
   const m = max_of(z);
   const u = new Float64Array(z.length);
-  if (T > DIVIDE_FIRST) for (let k = 0; k < z.length; k++) u[k] = z[k] / T - m / T;
-  else for (let k = 0; k < z.length; k++) u[k] = (z[k] - m) / T;
+  for (let k = 0; k < z.length; k++) u[k] = shift_scale(z[k], m, T);
   return u;
 }
 
@@ -80,7 +82,6 @@ export function logsumexp(z) {
   return m + log1p_others(z.map((v) => v - m), z.indexOf(m));
 }
 
-// softmax(z, T) as a Float64Array, divided in place: decoding.mjs keeps a row of 50,000 words in it, uncopied.
 // check_logits and max_of in one pass, for softmax_row's Float64Array alone: a loop that reads one kind of array
 // stays fast, and check_logits reads every kind (the lesson's lists, a vocabulary's row), which made the
 // checks of a row of 50,000 words cost a frame of a drag 2 ms.
@@ -100,19 +101,19 @@ function checked_max(x) {
 
 const float_row = (z) => (z instanceof Float64Array ? z : Float64Array.from(z));
 
+// softmax(z, T) as a Float64Array, divided in place: decoding.mjs keeps a row of 50,000 words in it, uncopied.
 function softmax_row(z, T) {
   const x = float_row(z);
   const m = checked_max(x);
   check_temperature(T);
-  const divide_first = T > DIVIDE_FIRST;
   // A vocabulary's logits come in runs of equal values (wordfreq's frequency buckets): one shift, scale and exp
-  // per run (scaled_shifted's, the same numbers as one per class), in the pass that fills the row.
+  // per run (the same numbers as one per class), in the pass that fills the row.
   const e = new Float64Array(x.length);
   let z_run = NaN, e_run = NaN;
   for (let k = 0; k < x.length; k++) {
     if (x[k] !== z_run) {
       z_run = x[k];
-      e_run = Math.exp(divide_first ? z_run / T - m / T : (z_run - m) / T);
+      e_run = Math.exp(shift_scale(z_run, m, T));
     }
     e[k] = e_run;
   }

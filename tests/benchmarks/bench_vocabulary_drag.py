@@ -28,7 +28,7 @@ from app.state import Lesson  # noqa: E402
 from tests.benchmarks.bench_drag_latency import PROBE, p50_p95  # noqa: E402
 from tests.browser import chromium  # noqa: E402
 from tests.browser import lessonpage as lp  # noqa: E402
-from tests.browser.test_tour import handle  # noqa: E402
+from tests.browser.test_tour import handle_centre  # noqa: E402
 
 FRAME_MS = 1000 / 60
 
@@ -40,8 +40,7 @@ def measure(browser, url, watched, moves):
     lp.wait_ready(pg)
     if watched == "vocab_curve":  # the vocabulary unpacked and drawn once before the drag
         lp.wait_until(lambda: lp.data(pg, "decoding")["kept"] != [], timeout=15)
-    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = handle_centre(pg, "temperature")
     pg.evaluate(PROBE, watched)
     pg.mouse.move(x, y)
     pg.mouse.down()
@@ -81,8 +80,7 @@ def every_frame(browser, url, watched, moves):
     lp.wait_ready(pg)
     if watched == "vocab_curve":
         lp.wait_until(lambda: lp.data(pg, "decoding")["kept"] != [], timeout=15)
-    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = handle_centre(pg, "temperature")
     pg.mouse.move(x, y)
     pg.mouse.down()
     pg.mouse.move(x + 1, y)  # the drag under way: noUiSlider listens for its moves from the first

@@ -127,6 +127,11 @@ SETTLED = f"""() => {{
       && JSON.stringify(shown) === JSON.stringify(s.z) && JSON.stringify(z) === JSON.stringify(s.z); }}"""
 
 
+def painted(pg):
+    """Wait two animation frames: what the page changed before is painted."""
+    pg.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def settled(pg, timeout=5000):
     """Wait until the page has drawn the lesson it holds (no fixed sleep)."""
     pg.wait_for_function(SETTLED, timeout=timeout)

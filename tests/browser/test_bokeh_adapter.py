@@ -7,7 +7,7 @@ Each test uses the same BokehJS API the adapter uses, on the exported page (no s
 import pytest
 
 from tests.browser import lessonpage as lp
-from tests.browser.test_tour import handle
+from tests.browser.test_tour import handle, handle_centre
 
 FIND = lp.FIND
 
@@ -256,10 +256,8 @@ def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_t
           const asked = layout.has_size_changed;
           layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
         }} }}""")
-    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
     asked = lambda: pg.evaluate("() => window.__asked")  # noqa: E731
-    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = handle_centre(pg, "temperature")
     pg.mouse.move(x, y)
     pg.mouse.down()
     counts = []
@@ -268,12 +266,12 @@ def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_t
             pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).model.side_panels"
                         ".find((panel) => panel.formatter).formatter.change.emit()")
         pg.mouse.move(x + 4 * (i + 1), y)
-        pg.evaluate(frames)
+        lp.painted(pg)
         counts.append(asked())
     pg.mouse.up()
-    pg.evaluate(frames)
+    lp.painted(pg)
     pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).request_repaint()")
-    pg.evaluate(frames)
+    lp.painted(pg)
     after = asked()
     steps = [b - a for a, b in zip([0, *counts[:-1]], counts, strict=True)]
     assert steps[0] > 0 and steps[1:3] == [0, 0] and steps[3] > 0 and steps[4:] == [0, 0], steps
@@ -288,14 +286,13 @@ def test_quiet_slides_a_slide_leaves_the_track_and_any_other_value_moves_the_han
         window.__updates = 0; const update = v._noUiSlider.updateOptions;
         v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
         }}""")
-    box = handle(pg, "temperature", ".noUi-handle").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = handle_centre(pg, "temperature")
     start = pg.evaluate(f"() => ({FIND})('temperature').value")
     pg.mouse.move(x, y)
     pg.mouse.down()
     for i in range(5):
         pg.mouse.move(x + 6 * (i + 1), y)
-        pg.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        lp.painted(pg)
     pg.mouse.up()
     slid = pg.evaluate(f"""() => {{ const m = ({FIND})('temperature'), v = Bokeh.index.find_one(m);
         return [m.value, Number(v._noUiSlider.get()), window.__updates]; }}""")
@@ -310,8 +307,6 @@ def test_painted_titles_a_titles_new_text_is_painted_once_bokeh_has_built_it(new
     awaited) and asks for none after. A figure whose glyphs repaint on the overlay level alone, the next word's
     plot, then kept its old key on screen after the learner chose the other vocabulary; the page asks for one
     more paint once the text is built, and what is on screen is what a fresh paint of the figure shows."""
-    from tests.browser.test_tour import handle
-
     p = new_page(block_network=True, viewport=(1280, 960))
     p.pg.goto(f"{exported.as_uri()}#lm=1&tour=0")
     lp.wait_ready(p.pg)
@@ -322,10 +317,9 @@ def test_painted_titles_a_titles_new_text_is_painted_once_bokeh_has_built_it(new
     lp.wait_until(lambda: "29,988" in pg.evaluate(key), timeout=15)
     el = pg.evaluate_handle(f"() => Bokeh.index.find_one(({FIND})('vocab_figure')).el").as_element()
     el.scroll_into_view_if_needed()
-    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    pg.evaluate(frames)
+    lp.painted(pg)
     shown = el.screenshot()
     pg.evaluate(f"() => Bokeh.index.find_one(({FIND})('vocab_figure')).request_repaint()")
-    pg.evaluate(frames)
+    lp.painted(pg)
     assert el.screenshot() == shown, "the figure on screen kept its old key"
     assert p.errors == []

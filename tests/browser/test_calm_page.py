@@ -10,6 +10,7 @@ import pytest
 
 from app import fields
 from tests.browser import lessonpage as lp
+from tests.browser.test_tour import handle_centre
 
 WIDTHS = [(375, 740), (720, 900), (1024, 768), (1440, 900)]
 CLASSES = [2, 3, 7, 10]
@@ -276,8 +277,6 @@ def test_a_drag_of_t_repaints_what_t_changes_and_leaves_the_logits_figure_alone(
     """A drag of T by the mouse changes the probabilities, the gradient and the next word's plot; the logits,
     their points and their figure hold still. The logits' point size, set to a number, comes back from Bokeh as
     its spec ({value: 22}): compared as it was, it was set again in every frame, and the figure repainted."""
-    from tests.browser.test_tour import handle
-
     p = new_page(block_network=True, viewport=(1280, 960))
     p.pg.goto(f"{exported.as_uri()}#lm=1&tour=0")
     lp.wait_ready(p.pg)
@@ -288,13 +287,12 @@ def test_a_drag_of_t_repaints_what_t_changes_and_leaves_the_logits_figure_alone(
         for (const r of fig.renderers) r.glyph.change.connect(note('logit glyph'));
         for (const name of ['logits', 'probs', 'vocab_curve']) find(name).properties.data.change.connect(note(name));
         }}""")
-    box = handle(p.pg, "temperature", ".noUi-handle").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = handle_centre(p.pg, "temperature")
     p.pg.mouse.move(x, y)
     p.pg.mouse.down()
     for i in range(8):
         p.pg.mouse.move(x + 5 * (i + 1), y)
-        p.pg.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        lp.painted(p.pg)
     changed = p.pg.evaluate("() => window.__changed")
     p.pg.mouse.up()
     assert changed.get("probs", 0) >= 6 and changed.get("vocab_curve", 0) >= 6, changed

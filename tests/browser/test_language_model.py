@@ -189,16 +189,15 @@ def test_the_figures_show_their_keys_once_the_words_have_come(new_page, request,
     a new vocabulary's key: test_bokeh_adapter)."""
     p = opened(new_page, request, "exported", f"tour=0&lm=1&lang={lang}")
     pg = p.pg
-    frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
     key = f"() => ({lp.FIND})('vocab_figure').above.map((m) => m.text).join(' ')"
 
     def painted_as_fresh(name):
         el = pg.evaluate_handle(f"() => Bokeh.index.find_one(({lp.FIND})('{name}')).el").as_element()
         el.scroll_into_view_if_needed()
-        pg.evaluate(frames)
+        lp.painted(pg)
         shown = el.screenshot()
         pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('{name}')).request_repaint()")
-        pg.evaluate(frames)
+        lp.painted(pg)
         return el.screenshot() == shown
 
     wait_decoded(pg, "en", 1.0, 0, 1.0, 0.0)

@@ -87,6 +87,12 @@ def handle(pg, name, selector):
                               [name, selector]).as_element()
 
 
+def handle_centre(pg, name, selector=".noUi-handle"):
+    """The viewport position of the middle of an element inside a control's view (a slider's handle)."""
+    box = handle(pg, name, selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def until_done(pg, gesture, most):
     """Repeat a gesture until the step's check fires (at most `most` times)."""
     for _ in range(most):
