@@ -75,7 +75,7 @@ CONTROLS = (
     Control("calibration", "toggle", "calibration", field="calib", row=4, width=230),
     Control("step", "button", "step", action="step", writes=("z",), row=5, width=130, primary=True),
     Control("play", "button", "play", action="play", writes=("z",), row=5, width=110),
-    # Its track marks η = 4T², below which a step never overshoots (static/draw.mjs draw_lab_figures).
+    # Its track marks η = 4T², below which a step never raises the loss (static/draw.mjs draw_lab_figures).
     Control("learning_rate", "log_slider", "learning_rate", field="lr", row=5, width=360, symbol="η"),
     Control("log_loss", "toggle", "log_loss", field="logloss", row=5, width=150),
     Control("num_samples", "number", "num_samples", field="n", row=6, width=130),

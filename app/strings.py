@@ -320,7 +320,8 @@ TEXT = {
         "loss_step": "step",
         "loss_x": "step",
         "update_label": "One step, z ← z − η·(p − y′)/T:",
-        "update_stable": "steps with η below 4T² = {limit} never overshoot",
+        "update_stable": "below η = 4T² = {limit} a step never raises the loss; from 2T² on it can overshoot the "
+                         "optimum and swing around it; with a one-hot target the loss falls at any η",
         "update_sum": "The sum of the logits stays:",
         "jacobian_title": "Jacobian ∂p_i/∂z_j",
         "jacobian_hint": "= p_i(δ_ij − p_j)/T · red +, blue −",
@@ -336,6 +337,8 @@ TEXT = {
         "naive_over": "The largest z/T is {top}, above ln(max {dtype}) = {at}: e<sup>z/T</sup> overflows, and "
                       "the naive way divides inf by inf.",
         "naive_under": "e<sup>z/T</sup> overflows {dtype} past z/T = ln(max) = {at}; the largest z/T is {top}.",
+        "naive_sum": "The largest z/T is {top}, below ln(max {dtype}) = {at}: no e<sup>z/T</sup> overflows, but "
+                     "their sum does, and the naive way divides each by inf and shows 0.",
         "naive_loss_log_p": "Loss as −ln(softmax):",
         "naive_loss_lse": "as −(z<sub>y</sub>/T − LSE):",
         "calibration": "Calibrate a real classifier",
@@ -559,7 +562,8 @@ TEXT = {
         "loss_step": "걸음",
         "loss_x": "걸음",
         "update_label": "한 걸음, z ← z − η·(p − y′)/T:",
-        "update_stable": "η가 4T² = {limit}보다 작으면 지나치지 않습니다",
+        "update_stable": "η가 4T² = {limit}보다 작으면 손실이 커지지 않고, 2T²부터는 최적점을 지나쳐 양쪽을 오갈 수 "
+                         "있으며, 목표가 원-핫이면 어떤 η에서도 손실이 줄어듭니다",
         "update_sum": "점수의 합은 그대로입니다:",
         "jacobian_title": "야코비안 ∂p_i/∂z_j",
         "jacobian_hint": "= p_i(δ_ij − p_j)/T · 빨강 +, 파랑 −",
@@ -576,6 +580,8 @@ TEXT = {
                       "방법은 inf를 inf로 나눕니다.",
         "naive_under": "e<sup>z/T</sup>는 z/T = ln(최대) = {at}을 넘으면 {dtype}에서 넘칩니다. "
                        "가장 큰 z/T는 {top}입니다.",
+        "naive_sum": "가장 큰 z/T는 {top}으로 ln(최대 {dtype}) = {at}보다 작아 e<sup>z/T</sup>는 하나도 넘치지 "
+                     "않지만, 그 합이 넘칩니다: 순진한 방법은 하나하나를 inf로 나누어 0을 보여 줍니다.",
         "naive_loss_log_p": "−ln(softmax)로 구한 손실:",
         "naive_loss_lse": "−(z<sub>y</sub>/T − LSE)로:",
         "calibration": "실제 분류기 보정하기",

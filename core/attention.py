@@ -10,16 +10,25 @@ from core.softmax import softmax
 
 
 def alibi_slopes(n_heads: int) -> NDArray[np.float64]:
-    """ALiBi's slope of each head h = 1 … n: m_h = 2^(−8h/n), a geometric sequence from 2^(−8/n) to 2^(−8).
+    """ALiBi's slope of each of n heads, by its authors' rule: for n a power of two m_h = 2^(−8h/n), h = 1 … n, a
+    geometric sequence from 2^(−8/n) to 2^(−8); otherwise the c = 2^⌊log₂ n⌋ slopes of c heads, then every
+    other slope of 2c heads, 2^(−8h/2c) for h = 1, 3, 5, …, until there are n.
 
     Reference: Press, Smith & Lewis, "Train Short, Test Long: Attention with Linear Biases Enables Input Length
-    Extrapolation", ICLR 2022, §3 (the slopes for n a power of two; eight heads: 1/2, 1/4, …, 1/256).
+    Extrapolation", ICLR 2022, §3 (eight heads: 1/2, 1/4, …, 1/256), and their code's ``get_slopes``
+    (github.com/ofirpress/attention_with_linear_biases, ``get_slopes(2*closest_power_of_2)[0::2]``), which BLOOM's
+    ``build_alibi_tensor`` (transformers, models/bloom/modeling_bloom.py) computes too. At 12 heads: the eight
+    slopes of 8 heads, 1/2 … 1/256, then 2^(−1/2), 2^(−3/2), 2^(−5/2), 2^(−7/2), not 2^(−8h/12).
 
     >>> alibi_slopes(8).tolist()
     [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
+    >>> (-np.log2(alibi_slopes(6))).tolist()
+    [2.0, 4.0, 6.0, 8.0, 1.0, 3.0]
     """
     n = _validate.count(n_heads, 1024, "n_heads")
-    return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)
+    c = 1 << (n.bit_length() - 1)  # 2^⌊log₂ n⌋, exactly
+    return np.concatenate([2.0 ** (-8.0 * np.arange(1, c + 1) / c),
+                           2.0 ** (-8.0 * np.arange(1, 2 * (n - c), 2) / (2 * c))])
 
 
 def alibi_bias(n_tokens: int, m: float) -> NDArray[np.float64]:

@@ -11,6 +11,7 @@ AAAI 2015 (ECE).
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -40,6 +41,10 @@ class Bins(NamedTuple):
         return float(np.max(np.abs(self.accuracy - self.confidence)))
 
 
+# The β that fit_temperature tries, in its scaled units: 1/β and β both finite and normal.
+BETA_RANGE = (2.0**-1022, 2.0**1022)
+
+
 class Fit(NamedTuple):
     """A fitted temperature and the iterates that reached it (T_0 = 1 first)."""
 
@@ -62,7 +67,13 @@ def reliability_bins(confidence: ArrayLike, correct: ArrayLike, n_bins: int = 15
     """The reliability diagram's bins: M equal-width bins of confidence, empty ones left out.
 
     B_m = {i : c_i ∈ ((m − 1)/M, m/M]} (c = 0 falls in the first); conf(B_m) = mean c_i, acc(B_m) = mean 1[right].
-    The edges are `np.linspace(0, 1, M + 1)`, as in `sklearn.calibration.calibration_curve`.
+    These are exactly Guo et al.'s bins (§2), with edges `np.linspace(0, 1, M + 1)`, as in
+    `sklearn.calibration.calibration_curve`. Other libraries close the bins at the other end, so a confidence on
+    an inner edge m/M falls in the bin above, [m/M, (m + 1)/M), not the one below: torchmetrics (1.9,
+    `_binning_bucketize`: ``torch.bucketize(c, linspace(0, 1, M + 1), right=True) − 1``, torch's linspace in the
+    confidences' type, whose 0.6 of M = 10 is 0.6 where NumPy's is 0.6000000000000001) also gives c = 1 a bin of
+    its own; netcal (`_Miscalibration`, NumPy's ``histogramdd``) closes its last bin and clips c to [ε, 1 − ε].
+    Off the edges all three give the same bins, ECE and MCE (tests/test_calibration.py).
 
     >>> b = reliability_bins([0.95, 0.9, 0.55, 0.6], [1, 0, 1, 1], n_bins=10)
     >>> b.upper.round(1), b.confidence.round(3), b.accuracy, b.count
@@ -125,12 +136,18 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
 
     In β = 1/T the NLL, (1/n) Σ_i [logsumexp(β z_i) − β z_{i,y_i}], is convex: its slope is
     (1/n) Σ_i (E_q[z_i] − z_{i,y_i}) and its curvature (1/n) Σ_i Var_q[z_i] ≥ 0, q = softmax(β z_i). Newton's
-    method from β = 1, kept inside the bracket where the slope changes sign (bisection when a step leaves
-    it), stops when a step changes β by less than tol·β.
+    method from β = 1, kept inside the bracket where the slope changes sign, as Numerical Recipes' rtsafe
+    (Press et al., §9.4): a step that leaves the bracket, or does not halve the step before it, is replaced by
+    the bracket's geometric midpoint or, while one side is still open, by a step 2, 4, 16, 256, … times further
+    out. It stops when Newton's step is at most tol·β (near the minimiser it rounds to β itself, which is
+    converged, not a step outside the bracket), when the slope is within its own rounding error, or when no
+    float lies inside the bracket. The logits are first scaled by a power of 4 (exact, and the iterates in T
+    are what they would be unscaled) so that no square of a logit overflows or underflows.
 
-    A finite T > 0 exists only when the slope is negative at β = 0 (the labels' logits beat the mean logit on
-    average) and positive as β → ∞ (some example's label is not its strict argmax); otherwise this raises
-    ValueError, as it does for no examples or a single class.
+    A finite T > 0 exists exactly when the slope is negative at β = 0 (the labels' logits beat the mean logit
+    on average) and positive as β → ∞ (some example's label is below its largest logit: a label tied for the
+    largest adds nothing there); otherwise this raises ValueError, as it does for no examples, a single class,
+    or a T beyond float64's range.
 
     >>> fit = fit_temperature([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]], [0, 1, 1, 0])
     >>> round(fit.T, 4), len(fit.path) < 10
@@ -142,10 +159,16 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
     right = _label_logits(x, y)
     if np.mean(x.mean(axis=1) - right) >= 0:
         raise ValueError("no temperature T > 0 fits: the labels' logits do not beat the mean logit on average")
-    if np.all(right > np.max(np.where(np.eye(x.shape[1], dtype=bool)[y], -np.inf, x), axis=1)):
-        raise ValueError("no finite temperature fits: every label is its example's strict argmax, so the NLL "
-                         "falls for ever as T → 0")
-    lo, hi, beta, path = 0.0, np.inf, 1.0, [1.0]
+    if np.all(right == x.max(axis=1)):
+        raise ValueError("no finite temperature fits: every label is an argmax of its example (ties included), "
+                         "so the NLL falls for ever as T → 0")
+    # z/4^k is exact, moves every β and every step to 4^k times itself and leaves 1/β in the data's units as it
+    # was; with max |z/4^k| in [1/2, 2), no Var_q[z] overflows or underflows.
+    scale = 4.0 ** int(np.clip(np.frexp(np.max(np.abs(x)))[1] // 2, -500, 500))
+    x, right = x / scale, right / scale
+    # The slope's rounding error: each E_q[z_i] sums K terms of size up to max_k |z_ik|.
+    noise = 4 * x.shape[1] * np.finfo(np.float64).eps * float(np.mean(np.max(np.abs(x), axis=1)))
+    lo, hi, beta, path, reach, last = 0.0, np.inf, scale, [1.0], 2.0, np.inf
     for _ in range(max_iter):
         mean, variance = _moments(x, beta)
         slope, curvature = float(np.mean(mean - right)), float(np.mean(variance))
@@ -153,14 +176,26 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
             hi = beta
         else:
             lo = beta
-        step = beta - slope / curvature if curvature > 0 else np.inf
-        if not lo < step < hi:
-            step = 2.0 * beta if hi == np.inf else 0.5 * (lo + hi)
-        done = abs(step - beta) <= tol * beta
-        beta = step
-        path.append(1.0 / beta)
+        newton = beta - slope / curvature if curvature > 0 else math.nan
+        if abs(newton - beta) <= tol * beta or abs(slope) <= noise:  # converged; β is an end of the bracket
+            step, done = (newton if lo < newton < hi else beta), True
+        elif lo < newton < hi and abs(newton - beta) <= 0.5 * last:
+            step, done = newton, False
+        elif lo == 0 or hi == np.inf:  # one side still open: each time the square of the last factor
+            step, reach, done = (beta * reach if hi == np.inf else beta / reach), min(reach * reach, 2.0**512), False
+            if not BETA_RANGE[0] <= step <= BETA_RANGE[1]:
+                raise ValueError("no temperature within float64's range fits")
+        else:
+            step = math.sqrt(lo) * math.sqrt(hi)
+            if not lo < step < hi:  # the ends are within 3 ulps: nothing lies between them and the midpoint
+                step = beta
+            done = abs(step - beta) <= tol * beta
+        last, beta = abs(step - beta), step
+        path.append(scale / beta)  # a converged step may round to β: it is still a step
         if done:
-            return Fit(T=1.0 / beta, path=tuple(path))
+            if not 0 < scale / beta < np.inf:
+                raise ValueError("no temperature within float64's range fits")
+            return Fit(T=scale / beta, path=tuple(path))
     raise ValueError(f"fit_temperature did not converge in {max_iter} iterations")
 
 

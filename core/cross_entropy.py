@@ -290,7 +290,12 @@ def gradient_step(
 
     The step keeps Σ_k z_k (the gradient sums to 0). Stable for η < 4T²: the loss's Hessian in z is
     (diag(p) − ppᵀ)/T², whose largest eigenvalue is at most 1/(2T²), so the loss is L-smooth with L = 1/(2T²)
-    and every step with η < 2/L = 4T² lowers it (Boyd & Vandenberghe, *Convex Optimization* (2004), §9.3).
+    and every step with η < 2/L = 4T² lowers it (Boyd & Vandenberghe, *Convex Optimization* (2004), §9.3);
+    above 4T² it can rise. Lowering the loss is not approaching the optimum monotonically: from η = 2T² on a
+    step can overshoot it (K = 2, ε = 0.1, η = 3.9: the gap goes from 0 to 3.51, past the best ln 19 = 2.94,
+    and the loss falls from 0.693 to 0.205), and near an optimum where the curvature is near 1/(2T²) the logits
+    swing around it. With a one-hot target every gap z_k − z_y shrinks by η(p_k + 1 − p_y)/T, so the loss
+    falls at any η.
     With a one-hot target the logits spread without end and the loss t steps in behaves like
     (K − 1)T²/(ηK·t); with label smoothing they settle at the best gap T·ln((1 − ε + ε/K)/(ε/K))
     (`label_smoothing_optimal_gap`).

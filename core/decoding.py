@@ -2,7 +2,7 @@
 
 One primitive serves them all: a mask (which classes stay) → softmax over what stays → renormalise. Top-k keeps
 the k largest logits, top-p the most probable classes until their mass reaches p, min-p every class at least
-p_min times as probable as the most probable one; a mixture-of-experts router keeps the top k of its experts.
+p_min times as probable as the most probable one; a mixture-of-experts router keeps exactly k of its experts.
 The rules, boundaries and ties included, are Hugging Face transformers' logits warpers (`TopKLogitsWarper`,
 `TopPLogitsWarper`, `MinPLogitsWarper`), which most people's sampling code runs. The class axis is last.
 """
@@ -39,10 +39,15 @@ def top_p_mask(p: ArrayLike, top_p: float) -> NDArray[np.bool_]:
     reaches top_p. The class that crosses top_p is kept; the most probable class always is.
 
     The rule, as Hugging Face computes it: sort each row ascending, take the running sum c, and drop a class
-    where c ≤ 1 − top_p (the mass of it and everything less probable leaves at least top_p above it). Among
-    equal probabilities the sort is stable, so at an exact tie on the boundary the lower index is dropped first.
+    where c ≤ 1 − top_p (the mass of it and everything less probable leaves at least top_p above it). Ties: the
+    sort here is stable, so among equal probabilities the lower index comes first and, at an exact tie on the
+    boundary, is dropped first. transformers sorts the scores z/T with ``torch.sort``, whose CPU sort is stable
+    up to 16 classes only: from 17 on, which of several equal scores it drops first is not specified (how many
+    it drops, and the probabilities kept, are the same). `decode` sorts by the scores too, as transformers does
+    (the order of p, except where probabilities round equal or underflow and the scores do not).
     1 − top_p is rounded like any sum: at top_p = 0.8, p = (0.5, 0.3, 0.15, 0.03, 0.02) keeps three classes, since
-    0.15 + 0.03 + 0.02 = 0.2 > 1 − 0.8 = 0.19999999999999996 (exactly what transformers does).
+    0.15 + 0.03 + 0.02 = 0.2 > 1 − 0.8 = 0.19999999999999996 in float64, as transformers does with float64 scores;
+    in float32 (the scores most models give) the bound rounds to 0.2, and transformers and float32 p keep two.
 
     Reference: Holtzman et al., "The Curious Case of Neural Text Degeneration", ICLR 2020; Hugging Face
     ``TopPLogitsWarper``.
@@ -51,8 +56,12 @@ def top_p_mask(p: ArrayLike, top_p: float) -> NDArray[np.bool_]:
     array([ True,  True,  True, False, False])
     """
     q = _validate.probabilities(p, "p")
-    top_p = _validate.fraction(top_p, "top_p")
-    order = np.argsort(q, axis=-1, kind="stable")
+    return _nucleus(q, q, _validate.fraction(top_p, "top_p"))
+
+
+def _nucleus(q, key, top_p):
+    """top-p of probabilities q, in the ascending order of key (ties by index): q itself, or the scores."""
+    order = np.argsort(key, axis=-1, kind="stable")
     running = np.cumsum(np.take_along_axis(q, order, axis=-1), axis=-1)
     drop_sorted = running <= 1 - top_p
     drop_sorted[..., -1] = False  # the most probable class stays, whatever top_p
@@ -90,17 +99,25 @@ def renormalise(p: ArrayLike, keep: ArrayLike) -> NDArray[np.floating]:
     return kept / total
 
 
-# Each stage's mask of the current distribution; top-k ranks probabilities as it ranks logits (exp is monotone).
-MASKS = {"top_k": top_k_mask, "top_p": top_p_mask, "min_p": min_p_mask}
+# Each stage's mask in the pipeline, from the current distribution p and the scores z/T (the classes dropped so
+# far at −inf): top-k ranks the scores, top-p sums p in the scores' ascending order, min-p compares p.
+MASKS = {"top_k": lambda p, scores, k: top_k_mask(scores, k),
+         "top_p": lambda p, scores, top_p: _nucleus(p, scores, _validate.fraction(top_p, "top_p")),
+         "min_p": lambda p, scores, min_p: min_p_mask(p, min_p)}
 STAGES = tuple(MASKS)
 
 
 def decode(z: ArrayLike, T: float = 1.0, stages: tuple = ()) -> NDArray[np.floating]:
     """The distribution sampled from after temperature and the decoding stages, in the order given.
 
-    p = softmax(z/T), then each stage (name, value) in turn keeps some classes of the current distribution and
-    renormalises it: ("top_k", k), ("top_p", p), ("min_p", p_min). The order matters: top-p of a distribution
-    top-k has already cut keeps fewer classes than top-p alone.
+    p = softmax(z/T), then each stage (name, value) in turn keeps some classes and renormalises p over them:
+    ("top_k", k) the k largest scores z/T, ("top_p", p) the most probable until their mass reaches p,
+    ("min_p", p_min) those at least p_min times the most probable. The order matters: top-p of a distribution
+    top-k has already cut keeps fewer classes than top-p alone. This is transformers' pipeline
+    (``TemperatureLogitsWarper``, then each warper on scores whose dropped classes are −inf), so top-k ranks the
+    scores z/T, and top-p sorts by them, not by p: where probabilities round equal or underflow to 0
+    (z = [1, 1 + 1e-9, 0] at T = 1e8; z = [0, −800, −801] at T = 1) p cannot tell the classes apart, z/T can.
+    Where z/T itself rounds two logits to one value (or overflows), they tie, as in transformers.
 
     >>> decode([2.0, 1.0, 0.1, -1.0], T=1.0, stages=(("top_k", 3), ("top_p", 0.8))).round(4)
     array([0.7311, 0.2689, 0.    , 0.    ])
@@ -117,32 +134,44 @@ def decode_kept(z: ArrayLike, T: float = 1.0, stages: tuple = ()) -> tuple[NDArr
     >>> kept.tolist()
     [True, True, False, False]
     """
-    p = softmax(_validate.logits(z), T=T)
+    x = _validate.logits(z)
+    p = softmax(x, T=T)
+    with np.errstate(over="ignore"):  # as TemperatureLogitsWarper divides them, in the logits' type
+        scores = x / _validate.temperature(T)
     kept = np.ones(p.shape, dtype=bool)
     for stage in stages:
         if not (isinstance(stage, tuple) and len(stage) == 2 and stage[0] in STAGES):
             raise ValueError(f"a stage must be (name, value) with name in {STAGES}, got {stage!r}")
         name, value = stage
-        mask = MASKS[name](p, value)
+        mask = MASKS[name](p, np.where(kept, scores, -np.inf), value)
         kept &= mask
         p = renormalise(p, mask)
     return p, kept
 
 
 def router_weights(scores: ArrayLike, k: int, order: str = "mask_then_softmax") -> NDArray[np.floating]:
-    """A mixture-of-experts router's weights: the top k experts by score, their weights summing to 1, the others 0.
+    """A mixture-of-experts router's weights: exactly k experts by score, their weights summing to 1, the others 0.
 
-    Two published orders give the same weights: "mask_then_softmax" sets every score but the top k to −∞ and
-    takes the softmax (Shazeer et al., 2017, "Outrageously Large Neural Networks", eq. 3–5, without the noise);
-    "softmax_then_renormalise" takes the softmax of every score, keeps the top k and divides by their sum
-    (Mixtral's router; Jiang et al., 2024). Equal because softmax over a subset is the full softmax
-    renormalised on it: the Σ_j e^{s_j} of the other experts cancels.
+    The k largest scores win; a tie at the k-th is broken by the lower index, so exactly k experts always run
+    (top-k decoding keeps every tie instead). Two published orders give the same weights: "mask_then_softmax"
+    sets every other score to −∞ and takes the softmax (Shazeer et al., 2017, "Outrageously Large Neural
+    Networks", eq. 3–5, without the noise; GPT-OSS's router, transformers ``GptOssTopKRouter``: ``topk`` of
+    the logits, then their softmax); "softmax_then_renormalise" takes the softmax of every score, keeps the k
+    and divides by their sum (Mixtral's router, Jiang et al., 2024; transformers ``MixtralTopKRouter``). Equal
+    because softmax over a subset is the full softmax renormalised on it: the Σ_j e^{s_j} of the others cancels.
+    Those routers pick with ``torch.topk``, which also returns exactly k; which of the experts tied at the k-th
+    it returns is not specified (on CPU, torch 2.13, not always the lowest: ``topk([0, 1, 1, 1, 1], 2)`` gives
+    experts 2 and 4), and a tied expert's weight is the same whichever is picked.
 
     >>> router_weights([1.0, 3.0, 2.0, 0.0], 2).round(4)
     array([0.    , 0.7311, 0.2689, 0.    ])
+    >>> router_weights([1.0, 2.0, 2.0, 2.0], 2).round(4)
+    array([0. , 0.5, 0.5, 0. ])
     """
     s = _validate.logits(scores)
-    keep = top_k_mask(s, k)
+    k = _validate.count(k, 2**31 - 1, "k")
+    keep = np.zeros(s.shape, dtype=bool)
+    np.put_along_axis(keep, np.argsort(-s, axis=-1, kind="stable")[..., :k], True, axis=-1)
     if order == "mask_then_softmax":
         return softmax(np.where(keep, s, -np.inf))
     if order == "softmax_then_renormalise":

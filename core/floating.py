@@ -1,11 +1,13 @@
 """Softmax in a finite floating-point type: why every implementation subtracts the maximum.
 
 exp(x) overflows a type with largest finite value M once x > ln M: 709.78 for float64, 88.72 for float32,
-11.09 for float16 (`overflow_at`). Computed as written, exp(z/T)/Σexp(z/T) then gives inf/inf = NaN; with
-the maximum subtracted first, or through log-softmax z/T − LSE(z/T), no exponent exceeds 0 and nothing
-overflows. Every operation here is rounded to the chosen type, one at a time and in class order, as the page
-does it (static/lab.mjs, float16 and float32 emulated exactly): what a learner sees break is what the type
-does, not a guess.
+11.09 for float16 (`overflow_at`). Computed as written, exp(z/T)/Σexp(z/T) then gives inf/inf = NaN; and
+below that the sum can still overflow, when every exp(z/T) is finite: then every p is exp/inf = 0 (float16
+z = [11, 11, 0]: e^11 rounds to 59,872, and twice that is past 65,504). With the maximum subtracted first, or
+through log-softmax z/T − LSE(z/T), no exponent exceeds 0, the sum is at most K, and nothing overflows.
+Every operation here is rounded to the chosen type, one at a time and in class order, as the page does it
+(static/lab.mjs, float16 and float32 emulated exactly): what a learner sees break is what the type does, not
+a guess.
 """
 
 import numpy as np
@@ -61,8 +63,9 @@ def _three_ways(z, T, t):
 def softmax_three_ways(z: ArrayLike, T: float = 1.0, dtype: str = "float64") -> dict[str, NDArray[np.floating]]:
     """softmax(z/T) in `dtype`, three ways, each operation rounded to the type:
 
-    - naive: exp(u_k)/Σ_j exp(u_j), u = z/T: inf/inf = NaN once some u_k > ln M (`overflow_at`), and 0/0 once
-      every exp(u_k) underflows;
+    - naive: exp(u_k)/Σ_j exp(u_j), u = z/T: inf/inf = NaN once some u_k > ln M (`overflow_at`); all zeros,
+      not NaN, where every exp(u_k) is finite but their sum overflows (each is divided by inf); and 0/0 = NaN
+      once every exp(u_k) underflows;
     - shifted: exp(u_k − m)/Σ_j exp(u_j − m), m = max u: no exponent above 0, the sum at least 1;
     - log: exp(u_k − LSE(u)), LSE(u) = m + ln Σ_j exp(u_j − m) (log-softmax, then exp).
 
@@ -71,6 +74,8 @@ def softmax_three_ways(z: ArrayLike, T: float = 1.0, dtype: str = "float64") -> 
     ([nan, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0])
     >>> softmax_three_ways([1.0, 0.0, 0.0], T=0.01, dtype="float32")["naive"].tolist()
     [nan, 0.0, 0.0]
+    >>> softmax_three_ways([11.0, 11.0, 0.0], dtype="float16")["naive"].tolist()
+    [0.0, 0.0, 0.0]
     """
     w = _three_ways(z, T, _dtype(dtype))
     return {way: w[way] for way in ("naive", "shifted", "log")}

@@ -74,24 +74,62 @@ export function nll_slope(z, labels, T = 1.0) {
   return -beta_slope(z, labels, moments(z, 1 / T)) / (T * T);
 }
 
+// frexp's exponent e of v > 0 (v = m·2^e, m in [1/2, 1)), read from the bits: Math.log2 rounds near powers of two.
+function frexp_exponent(v) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, v);
+  const field = (view.getUint16(0) >> 4) & 0x7ff;
+  return v === 0 ? 0 : field === 0 ? frexp_exponent(v * 2 ** 64) - 64 : field - 1022;
+}
+
+// The β that fit_temperature tries, in its scaled units: 1/β and β both finite and normal (core BETA_RANGE).
+const BETA_RANGE = [2 ** -1022, 2 ** 1022];
+
 /** Temperature scaling: Newton's method on β = 1/T from β = 1, kept inside the bracket where the slope changes
- * sign; {T, path} with path the iterates' T (1 first). The callers' data admits a finite T (core checks why
- * not; the page fits only the shipped data). */
+ * sign (rtsafe's safeguards: a step outside it, or one that does not halve the step before, becomes the
+ * bracket's geometric midpoint, or a step 2, 4, 16, … times further out while one side is open), on the logits
+ * scaled by a power of 4; it stops when Newton's step is within tol·β, the slope within its rounding error, or the
+ * bracket holds no float. {T, path} with path the iterates' T (1 first). Step for step core's fit_temperature;
+ * the callers' data admits a finite T (core checks why not; the page fits only the shipped data). */
 export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
   examples(z, labels);
-  let lo = 0, hi = Infinity, beta = 1;
+  const top = Math.max(...z.map((row) => Math.max(...row.map(Math.abs))));
+  const scale = 4 ** Math.min(Math.max(Math.floor(frexp_exponent(top) / 2), -500), 500);
+  const x = z.map((row) => row.map((v) => v / scale));
+  const K = z[0].length;
+  const noise = 4 * K * Number.EPSILON * (pairwise_sum(x.map((row) => Math.max(...row.map(Math.abs)))) / x.length);
+  let lo = 0, hi = Infinity, beta = scale, reach = 2, last = Infinity;
   const path = [1];
   for (let it = 0; it < max_iter; it++) {
-    const m = moments(z, beta);
-    const slope = beta_slope(z, labels, m), curvature = pairwise_sum(m.map((r) => r.variance)) / z.length;
+    const m = moments(x, beta);
+    const slope = beta_slope(x, labels, m), curvature = pairwise_sum(m.map((r) => r.variance)) / x.length;
     if (slope > 0) hi = beta;
     else lo = beta;
-    let step = curvature > 0 ? beta - slope / curvature : Infinity;
-    if (!(lo < step && step < hi)) step = hi === Infinity ? 2 * beta : 0.5 * (lo + hi);
-    const done = Math.abs(step - beta) <= tol * beta;
+    const newton = curvature > 0 ? beta - slope / curvature : NaN;
+    let step, done;
+    if (Math.abs(newton - beta) <= tol * beta || Math.abs(slope) <= noise) {
+      step = lo < newton && newton < hi ? newton : beta;
+      done = true;
+    } else if (lo < newton && newton < hi && Math.abs(newton - beta) <= 0.5 * last) {
+      step = newton;
+      done = false;
+    } else if (lo === 0 || hi === Infinity) {
+      step = hi === Infinity ? beta * reach : beta / reach;
+      reach = Math.min(reach * reach, 2 ** 512);
+      done = false;
+      if (!(BETA_RANGE[0] <= step && step <= BETA_RANGE[1])) throw new Error("no temperature within float64's range fits");
+    } else {
+      step = Math.sqrt(lo) * Math.sqrt(hi);
+      if (!(lo < step && step < hi)) step = beta;
+      done = Math.abs(step - beta) <= tol * beta;
+    }
+    last = Math.abs(step - beta);
     beta = step;
-    path.push(1 / beta);
-    if (done) return { T: 1 / beta, path };
+    path.push(scale / beta); // a converged step may round to β: it is still a step
+    if (done) {
+      if (!(scale / beta > 0 && scale / beta < Infinity)) throw new Error("no temperature within float64's range fits");
+      return { T: scale / beta, path };
+    }
   }
   throw new Error(`fit_temperature did not converge in ${max_iter} iterations`);
 }

@@ -34,27 +34,28 @@ function top_k_keep(z, k) {
   return at_least(z, Array.from(z).sort((a, b) => b - a)[k - 1]);
 }
 
-// The classes in ascending order of p, ties by index (a stable sort's order), each passed to `drop` until it
-// says stop. For non-increasing p that order is its runs of equal values taken from the last, each run in index
+// The classes in ascending order of a key, ties by index (a stable sort's order), each passed to `drop` until it
+// says stop. For a non-increasing key that order is its runs of equal values taken from the last, each run in index
 // order, walked in place: no sort and no order of 50,000 words in every frame.
-function in_ascending_order(p, drop) {
-  if (!non_increasing(p)) {
-    for (const i of Array.from(p, (_, i) => i).sort((a, b) => p[a] - p[b] || a - b)) if (!drop(i)) return;
+function in_ascending_order(key, drop) {
+  if (!non_increasing(key)) {
+    for (const i of Array.from(key, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b)) if (!drop(i)) return;
     return;
   }
-  for (let end = p.length; end > 0;) {
+  for (let end = key.length; end > 0;) {
     let start = end - 1;
-    while (start > 0 && p[start - 1] === p[end - 1]) start--;
+    while (start > 0 && key[start - 1] === key[end - 1]) start--;
     for (let i = start; i < end; i++) if (!drop(i)) return;
     end = start;
   }
 }
 
-function top_p_keep(p, top_p) {
+// top-p of p in the ascending order of `key`: p itself, or in the pipeline the scores z/T, as transformers sorts.
+function top_p_keep(p, top_p, key = p) {
   const keep = new Uint8Array(p.length).fill(1);
   let running = 0, left = p.length - 1; // the last class in the order always stays
   // the running sum only grows: from the first class it keeps, every later one stays
-  in_ascending_order(p, (i) => {
+  in_ascending_order(key, (i) => {
     running += p[i];
     if (left === 0 || !(running <= 1 - top_p)) return false;
     keep[i] = 0;
@@ -84,7 +85,8 @@ function renormalised(p, keep) {
   return q;
 }
 
-/** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. */
+/** Which classes top-k keeps: z_i ≥ the k-th largest logit (ties with the k-th stay); k ≥ K keeps all. In the
+ * pipeline it ranks the scores z/T (decode_kept). */
 export function top_k_mask(z, k) {
   return booleans(top_k_keep(float_row(z), k));
 }
@@ -112,13 +114,33 @@ export function decode(z, T = 1.0, stages = []) {
   return decode_kept(z, T, stages).p;
 }
 
+// Which classes top-k keeps of the scores z/T, as transformers' TemperatureLogitsWarper divides them, the classes
+// dropped so far at −∞; only the head [0, live) is read. Division by T > 0 keeps the order of z (it may round two
+// logits equal, and both stay, as in transformers), so a vocabulary in rank order with nothing dropped in its head
+// is read in one pass with no sort, dividing only around the k-th.
+function top_k_scores(x, T, keep, live, k) {
+  if (k >= live) return new Uint8Array(live).fill(1);
+  let whole = true;
+  for (let i = 0; i < live && whole; i++) whole = keep[i] === 1;
+  if (whole && non_increasing(live === x.length ? x : x.subarray(0, live))) {
+    const bound = x[k - 1] / T;
+    let n = k;
+    while (n < live && x[n] / T >= bound) n++;
+    return new Uint8Array(live).fill(1, 0, n);
+  }
+  const u = new Float64Array(live);
+  for (let i = 0; i < live; i++) u[i] = keep[i] ? x[i] / T : -Infinity;
+  return top_k_keep(u, k);
+}
+
 /** `decode`'s distribution p, which classes every stage kept (the AND of their masks: not p > 0, which a small
- * T underflows), and softmax(z/T) before the stages (core decode_kept, which returns p and kept). Like core's
- * NumPy arrays, before and p are Float64Arrays and kept a Uint8Array, 1 where kept: a
- * frame of a drag over 50,000 words does not copy them into lists. */
+ * T underflows), and softmax(z/T) before the stages (core decode_kept, which returns p and kept). Top-k ranks the
+ * scores z/T, top-p and min-p the current p. Like core's NumPy arrays, before and p are Float64Arrays and kept a
+ * Uint8Array, 1 where kept: a frame of a drag over 50,000 words does not copy them into lists. */
 export function decode_kept(z, T = 1.0, stages = []) {
-  const before = softmax_row(z, T);
-  let p = before;
+  const x = float_row(z);
+  const before = softmax_row(x, T);
+  let p = before, scores = null;
   const keep = new Uint8Array(z.length).fill(1);
   // After a stage every class from `live` on is dropped and has p = +0 (renormalised copies only what a mask
   // kept), so the next stage reads and writes only the head before it: its mask there is the whole row's (top-p
@@ -127,7 +149,15 @@ export function decode_kept(z, T = 1.0, stages = []) {
   let live = z.length;
   for (const [name, value] of stages) {
     if (!Object.hasOwn(KEEPS, name)) throw new Error(`a stage must be one of ${Object.keys(KEEPS)}, got ${name}`);
-    const mask = KEEPS[name](live === p.length ? p : p.subarray(0, live), value);
+    const head = (a) => (live === a.length ? a : a.subarray(0, live));
+    if (name === "top_p" && !scores) {
+      // The key of top-p's order. A dropped class keeps its score, not −∞: its p is 0, so where it comes in the
+      // order adds nothing to the running sum (and the most probable class, last in the order, is always kept).
+      scores = new Float64Array(x.length);
+      for (let i = 0; i < x.length; i++) scores[i] = x[i] / T;
+    }
+    const mask = name === "top_k" ? top_k_scores(x, T, keep, live, value)
+      : name === "top_p" ? top_p_keep(head(p), value, head(scores)) : KEEPS[name](head(p), value);
     for (let i = 0; i < live; i++) keep[i] &= mask[i];
     p = renormalised(p, mask);
     while (live > 0 && !keep[live - 1]) live--;
@@ -135,17 +165,23 @@ export function decode_kept(z, T = 1.0, stages = []) {
   return { before, p, kept: keep };
 }
 
-/** A mixture-of-experts router: the top k experts' weights, summing to 1; either published order. */
+/** A mixture-of-experts router: exactly k experts' weights, summing to 1, a tie at the k-th broken by the lower
+ * index; either published order. */
 export function router_weights(scores, k, order = "mask_then_softmax") {
-  const keep = top_k_keep(float_row(scores), k);
+  const keep = new Uint8Array(scores.length);
+  for (const i of Array.from(scores, (_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b).slice(0, k)) keep[i] = 1;
   if (order === "mask_then_softmax") return softmax(scores.map((s, i) => (keep[i] ? s : -Infinity)), 1);
   if (order === "softmax_then_renormalise") return renormalise(softmax(scores, 1), keep);
   throw new Error(`order must be mask_then_softmax or softmax_then_renormalise, got ${order}`);
 }
 
-/** ALiBi's slopes m_h = 2^(−8h/n), h = 1 … n. */
+/** ALiBi's slopes by Press et al.'s get_slopes: m_h = 2^(−8h/c), h = 1 … c, for c = 2^⌊log₂ n⌋, then
+ * 2^(−8h/2c) for h = 1, 3, 5, … until there are n (core alibi_slopes). */
 export function alibi_slopes(n) {
-  return Array.from({ length: n }, (_, h) => 2 ** (-8 * (h + 1) / n));
+  let c = 1;
+  while (2 * c <= n) c *= 2;
+  return [...Array.from({ length: c }, (_, h) => 2 ** (-8 * (h + 1) / c)),
+    ...Array.from({ length: n - c }, (_, j) => 2 ** (-8 * (2 * j + 1) / (2 * c)))];
 }
 
 /** The causal ALiBi bias: −m·(i − j) for j ≤ i, −∞ for j > i. */

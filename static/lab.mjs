@@ -48,7 +48,7 @@ function three_ways_in(z, T, dtype) {
   const e = u.map((v) => r(Math.exp(v)));
   const sum = rounded_sum(e, r);
   const lse = r(m + r(Math.log(total)));
-  return { r, u, lse, naive: e.map((v) => r(v / sum)), shifted: shifted.map((v) => r(v / total)),
+  return { r, u, lse, sum, naive: e.map((v) => r(v / sum)), shifted: shifted.map((v) => r(v / total)),
     log: u.map((v) => r(Math.exp(r(v - lse)))) };
 }
 
@@ -161,11 +161,13 @@ export function naive_html(s, t) {
   const rows = z.map((_, k) => [names[k], typed(ways.u[k]), typed(ways.naive[k]), typed(ways.shifted[k]),
     typed(ways.log[k])]);
   const row = (cells, tag) => `<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join("")}</tr>`;
-  const limit = fill(over ? t.naive_over : t.naive_under, { dtype, at: at.toFixed(2), top: typed(top) });
+  // No term overflows but their sum does (float16 z/T = 11, 11, 0): the naive way shows zeros, not NaN.
+  const text = over ? t.naive_over : ways.sum === Infinity ? t.naive_sum : t.naive_under;
+  const limit = fill(text, { dtype, at: at.toFixed(2), top: typed(top) });
   const every = Object.entries(OVERFLOW_AT).map(([d, v]) =>
     (d === dtype ? `<b>${d} ${v.toFixed(2)}</b>` : `${d} ${v.toFixed(2)}`)).join(" · ");
   return `<div class="label">${fill(t.naive_title, { dtype })}</div>` +
-    `<p class="${over ? "over" : "under"}">${limit} <span class="aside">ln(max): ${every}</span></p>` +
+    `<p class="${over || ways.sum === Infinity ? "over" : "under"}">${limit} <span class="aside">ln(max): ${every}</span></p>` +
     `<table><thead>${row(head, "th")}</thead><tbody>${rows.map((r) => row(r, "td")).join("")}</tbody></table>` +
     `<p>${t.naive_loss_log_p} <span class="value">${typed(from_log_p)}</span> · ${t.naive_loss_lse} ` +
     `<span class="value">${typed(from_lse)}</span></p>`;

@@ -3,7 +3,8 @@
 The Python side (core/ and app/) computes the truth for each; tests/js/make_twins.py (the twins) and
 tests/js/make_lessons.py (the page's renderer) write it into JSON fixtures for `node --test` (static/).
 States: K from 2 to 10, ε, both ends of T, clipped arrows, subnormal probabilities, odd names, both units
-and both languages. Links: every malformed kind seen (MALFORMED, each refused with a notice) and valid ones.
+and both languages. Links: every malformed kind seen (MALFORMED and BOKEH_KEYS, each refused with a notice)
+and valid ones.
 """
 
 import numpy as np
@@ -67,16 +68,22 @@ MALFORMED = [
     "y=2&z=1,2", "=1", "z", "T=1&&&y=0&unknown",
     # An instructor's lock and hide take the link keys of controls, each once.
     "lock=", "lock=t", "lock=T,T", "lock=z0", "lock=notice", "hide=eps,,names", "hide=%20T", "lock=T;y",
+    # Names that draw as others do: a Braille blank after one, a Hangul filler for a space (issue 36).
+    "names=cat,cat%E2%A0%80,dog", "names=a+b,a%E3%85%A4b,c",
     # Links that broke a served session in Panel's own query parser, before the app's parser ran, or that the
     # two parsers read differently (issue 13): non-ASCII digits, a value past Python's 4,300-digit int limit,
     # a leading "?", undecodable escapes, more fields than any lesson has (Tornado refused 1,000 with a 400).
     "y=%C2%B2", "T=%E2%91%A0", "z=1,2,3&y=" + "1" * 4301, "?z=1,2,3", "z=%ZZ,1,2", "names=%FF,b,c", "%FF=1",
     "&".join(f"f{i}=1" for i in range(1200)), "z=1,2,3&" + "&".join(["T=2"] * 70), "z=1,2,3&z0=1,2",
 ]
+# Links with Bokeh's own keys, refused with a notice like any unknown key (issue 36: the exported page dropped them
+# in silence). Apart from MALFORMED: the served app never reads them, it redirects to the link without them.
+BOKEH_KEYS = ["bokeh-absolute-url=x&T=2", "z=1,2,3&bokeh-session-id=lecture-3&bokeh-token=e30.e30.x",
+              "bokeh%2Dresources=cdn&y=1"]
 VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=1,2,3&z0=0,0,0", "z0=1,2,3&names=a,b,c", "z0=1,2", "T=1&&&&&&&&y=0",
          "z=2,1,0.1", "names=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b,c", "lang=ko",
          "lang=ko&names=x,y", "z=1,2&names=a,b&y=1&eps=0.1&units=bits&theme=dark&lecture=1", "", "T=100",
-         "T=0.01&z=100,-100", "bokeh-absolute-url=x&T=2", "z=%2B1,.5,5.&T=1E-1", "names=a,b",
+         "T=0.01&z=100,-100", "z=%2B1,.5,5.&T=1E-1", "names=a,b",
          "lock=y,T&hide=eps,names", "lock=z,T,y,eps,lr,units,names,lang,theme,lecture&hide=lecture"]
 
 

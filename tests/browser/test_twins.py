@@ -15,6 +15,7 @@ from app import link, rules
 from app.bundle import bundle
 from app.fields import FIELDS
 from app.strings import TEXT
+from tests import test_names
 from tests.browser.chromium import module_page
 
 
@@ -48,7 +49,7 @@ def test_link_twins_agree_on_any_text(js, text):
 NAMES = ["cat", " cat ", "", " ", "\u200b", "a\u202eb", "a\u2066b", "a\u0007", "a\nb", "x" * 40, "x" * 41, "ｃａｔ",
          "고양이", "고양이".encode().decode(), "\u1100\u1161", "👩\u200d💻", "a\u200db", "e\u0301", "\ufeffcat",
          "\u3000cat\u3000", "a\u00adb", "$$x$$", "<b>x</b>", 42, None, "a,b", "\U0001ccf1", "\ua7f1", "\U0001e030",
-         "\ud800"]
+         "\ud800", "cat\u2800", "\u2800cat", "a\u3164b", "a  b", " a\uffa0\u3000b "]
 
 
 def test_name_rules_twins(js):
@@ -65,3 +66,18 @@ def test_name_rules_twins(js):
     dup = js.evaluate("""([pairs, rules]) => pairs.map((p) => { try { twin.clean_names([...p, 'z'], rules);
                          return 'ok'; } catch (e) { return e.key; } })""", [pairs, rules.rules_data()])
     assert dup == ["name_duplicate", "name_duplicate", "name_duplicate", "ok"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(test_names.SPACED_NAME, st.sampled_from(test_names.BLANK_LOOKING + test_names.DRAWS_NOTHING),
+       st.sampled_from(["start", "end", "space"]))
+def test_a_blank_character_at_an_end_or_for_a_space_is_a_duplicate_on_both_sides(js, name, blank, where):
+    # Issue 36: "cat" beside "cat" + U+2800, "a b" beside "a" + U+3164 + "b", were two classes on the page.
+    variant = test_names.blank_variants(name, blank, where)
+    if variant is None or where == "space" and blank in test_names.DRAWS_NOTHING:
+        return
+    got = js.evaluate("""(names) => { try { twin.clean_names(names, window.rules); return 'ok'; }
+                         catch (e) { return e.key; } }""", [name, variant])
+    with pytest.raises(rules.Refusal) as e:
+        rules.clean_names([name, variant])
+    assert got == e.value.key == "name_duplicate", (name, variant)

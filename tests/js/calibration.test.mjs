@@ -68,3 +68,13 @@ test("fitting T on the validation split takes core's steps to core's T", () => {
   fit.path.forEach((T, k) => assert.ok(near(T, fixture.fit.path[k], 1e-10), `iterate ${k}: ${T}`));
   assert.ok(near(fit.T, fixture.fit.T, 1e-12));
 });
+
+test("fits on generated sets take core's steps to core's T, where Newton's step rounds to β among them", () => {
+  assert.ok(fixture.fits.length >= 40);
+  for (const { z, y, T, path } of fixture.fits) {
+    const fit = twin.fit_temperature(z, y);
+    assert.equal(fit.path.length, path.length, JSON.stringify({ z, y }));
+    fit.path.forEach((t, k) => assert.ok(near(t, path[k], 1e-10), `iterate ${k}: ${t} vs ${path[k]}`));
+    assert.ok(near(fit.T, T, 1e-10), `${fit.T} vs ${T}`);
+  }
+});

@@ -4,11 +4,14 @@
 
 tests/js/calibration.test.mjs checks static/calibration.mjs against them: on the shipped held-out data
 (app/data/digits_logits.json, which the test reads itself) at several temperatures and every choice of bins,
-the fit on the validation split with its iterates, and small cases with confidences on the bins' edges.
+the fit on the validation split with its iterates, small cases with confidences on the bins' edges, and fits on
+generated sets (those where Newton's step rounded to β and the fit did not converge, issue 36; a minimiser at
+T = 1; logits scaled by 2^±300 and 2^±600; random sets with ties) with every iterate.
 tests/test_js_tier.py checks that the file is what this script writes.
 """
 
 import json
+import math
 import platform
 import sys
 from pathlib import Path
@@ -36,6 +39,26 @@ def answers(confidence, correct, M):
             "mce": cal.maximum_calibration_error(confidence, correct, M)}
 
 
+def fit_sets():
+    """Sets with a finite T that take each of the fit's branches, and random ones."""
+    sets = [([[4.2, 0.0], [2.9, 0.0]], [0, 1]),  # Newton's step rounded to β: "did not converge" before issue 36
+            ([[1.0, 0.0]] * 10 + [[1e-5, 0.0]], [0] * 10 + [1]),  # the slope reaches its rounding error first
+            ([[math.log(3.0), 0.0]] * 4, [0, 0, 0, 1]),  # the minimiser is T = 1
+            ([[math.log(3.0) * (1 + 1e-9), 0.0]] * 4, [0, 0, 0, 1])]
+    example = np.array([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]])
+    sets += [((example * 2.0**e).tolist(), [0, 1, 1, 0]) for e in (-600, -300, 300, 600)]
+    rng = np.random.default_rng(36)
+    while len(sets) < 40:
+        n, K = int(rng.integers(2, 30)), int(rng.integers(2, 7))
+        z = rng.integers(-4, 5, (n, K)).astype(float) if len(sets) % 2 else rng.uniform(-8, 8, (n, K))
+        z *= 2.0 ** int(rng.integers(-40, 41))
+        y = np.where(rng.random(n) < 0.7, z.argmax(axis=1), rng.integers(0, K, n))
+        right = z[np.arange(n), y]
+        if np.unique(y).size > 1 and np.mean(z.mean(axis=1) - right) < 0 and np.any(right < z.max(axis=1)):
+            sets.append((z.tolist(), y.tolist()))
+    return [{"z": z, "y": y, "T": (fit := cal.fit_temperature(z, y)).T, "path": list(fit.path)} for z, y in sets]
+
+
 def build():
     z, y = shipped.part("test")
     at = []
@@ -48,7 +71,7 @@ def build():
     fixture = {
         "produced_by": "tests/js/make_calibration.py",
         "python": platform.python_version(), "numpy": np.__version__,
-        "at": at, "fit": {"T": fit.T, "path": list(fit.path)},
+        "at": at, "fit": {"T": fit.T, "path": list(fit.path)}, "fits": fit_sets(),
         "edges": {"confidence": EDGES[0], "correct": EDGES[1],
                   "by_bins": {str(M): answers(np.array(EDGES[0]), np.array(EDGES[1]), M) for M in (3, 10, 15, 20)}},
     }

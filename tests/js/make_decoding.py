@@ -4,10 +4,11 @@
 
 tests/js/decoding.test.mjs checks static/decoding.mjs against them: the top-k, top-p and min-p masks of
 distributions with exact ties (small integer weights over their sum), shuffled and in rank order, at every k
-and at levels that fall on their running sums, the decoding pipeline in each order, a router's weights in both
-orders, ALiBi's slopes, bias and biased weights, the distillation loss and gradient from T = 0.5 to 100, and
-top-p and top-k on a real vocabulary in rank order, as runs of kept words. tests/test_js_tier.py checks that
-the file is what this script writes.
+and at levels that fall on their running sums, the decoding pipeline in each order (also on logits whose p rounds
+equal or underflows where z/T does not), a router's weights in both orders (a tie at the k-th broken by the lower
+index), ALiBi's slopes for 1 to 64 heads, bias and biased weights, the distillation loss and gradient from
+T = 0.5 to 100, and top-p and top-k on a real vocabulary in rank order, as runs of kept words.
+tests/test_js_tier.py checks that the file is what this script writes.
 """
 
 import json
@@ -48,11 +49,20 @@ def runs(mask):
 
 
 def on_vocabulary():
-    """top-p and top-k on wordfreq's 50,000 English words in rank order (their buckets are exact ties)."""
+    """top-p and top-k (the pipeline's, on z/T) on wordfreq's 50,000 English words in rank order (their buckets are
+    exact ties), down to T = 0.005, where most words' p underflows to 0."""
     z = vocabulary.unigram("en")[1]
     return [{"T": T, "top_p": {str(v): runs(core.top_p_mask(core.softmax(z, T=T), v)) for v in VOCABULARY_LEVELS},
-             "top_k": {str(k): runs(core.top_k_mask(core.softmax(z, T=T), k)) for k in VOCABULARY_KS}}
-            for T in (0.5, 1.0, 2.0)]
+             "top_k": {str(k): runs(core.decode_kept(z, T, (("top_k", k),))[1]) for k in VOCABULARY_KS}}
+            for T in (0.005, 0.5, 1.0, 2.0)]
+
+
+# Logits whose probabilities round equal or underflow where z/T does not (issue 36): top-k ranks z/T, so it keeps
+# what transformers' TopKLogitsWarper keeps, not every class tied with the k-th probability.
+SCORES = [([1.0, 1.0 + 1e-9, 0.0], 1e8), ([0.0, -800.0, -801.0, -802.0], 1.0), ([3.0, 2.0, 1.0, 0.0, -1.0], 0.005),
+          ([5.0, -1000.0, -1000.0, 5.0, -1001.0, 4.0], 1.0), ([2.0, 1e-300, 0.0, -1e-300, 0.0], 1e10),
+          ([1e300, 1e300, 9e299, 0.0], 1e-9), ([1e-9, 0.0], 1e8), ([0.0, 1e-9, 0.0, 2e-9, 1e-9], 1e8),
+          ([3.0] * 3 + [2.0] * 5 + [-900.0 - k for k in range(12)], 1.0)]  # in rank order, as a vocabulary
 
 
 def build():
@@ -70,12 +80,21 @@ def build():
                        for T in (0.7, 1.0, 1.5)
                        for stages in permutations((("top_k", 3), ("top_p", 0.8), ("min_p", 0.2)))],
         })
+    for z, T in SCORES:
+        cases.append({"z": z, "T": T, "decode": [
+            {"T": T, "stages": [list(s) for s in stages], "p": core.decode(z, T, stages).tolist(),
+             "kept": core.decode_kept(z, T, stages)[1].tolist()}
+            for k in sorted({1, 2, len(z) // 2, len(z)}) for top_p in (0.05, 0.5, 0.9)
+            for stages in permutations((("top_k", k), ("top_p", top_p), ("min_p", 1e-3)))]})
     scores = rng.normal(scale=2.0, size=8)
-    router = {"scores": scores.tolist(),
-              "weights": {order: {str(k): core.router_weights(scores, k, order).tolist() for k in range(1, 9)}
-                          for order in ("mask_then_softmax", "softmax_then_renormalise")}}
+    tied = [1.0, 2.0, 2.0, 2.0, 0.0, 2.0, -1.0, 2.0]  # exactly k run: the lower indices win the tie
+    router = [{"scores": s.tolist() if isinstance(s, np.ndarray) else s,
+               "weights": {order: {str(k): core.router_weights(s, k, order).tolist() for k in range(1, 9)}
+                           for order in ("mask_then_softmax", "softmax_then_renormalise")}}
+              for s in (scores, tied, [0.0] * 8)]
     s = rng.normal(size=(5, 5))
     alibi = {"slopes": core.alibi_slopes(8).tolist(), "scores": s.tolist(),
+             "by_heads": {str(n): core.alibi_slopes(n).tolist() for n in range(1, 65)},
              "by_slope": [{"m": float(m),
                            "bias": [[None if np.isinf(b) else float(b) for b in row] for row in core.alibi_bias(5, m)],
                            "weights": core.attention_weights(s, core.alibi_bias(5, m)).tolist()}

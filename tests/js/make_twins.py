@@ -29,7 +29,7 @@ from app.strings import TEXT  # noqa: E402
 from core import floating, sampling  # noqa: E402
 from tests.digits_oracle import logit_text, real_text  # noqa: E402
 from tests.parity_cases import cases  # noqa: E402
-from tests.twin_cases import DONE_BY, HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
+from tests.twin_cases import BOKEH_KEYS, DONE_BY, HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
 
 OUT = HERE / "fixtures" / "twins.json"
 
@@ -108,8 +108,10 @@ def sampling_cases():
                           (2**32 - 1, 5000, [0.0] * 10, 1.0), (20261201, 3000, [8.0, 0.0, 0.0], 0.01),
                           (42, 4000, [1.0, 3.0], 100.0), (7, 2000, [-1.0, 3.0, 0.5, 2.0], 0.5)]:
         noise = sampling.gumbel_noise(n, len(z), seed)
+        near_zero = np.flatnonzero(np.abs(noise.ravel()) < 1e-3)  # where a bound relative to g cannot hold
         out.append({"seed": seed, "n": n, "z": z, "T": T, "words": sampling.uniform_words(12, seed).tolist(),
-                    "noise": noise.ravel()[:12].tolist(), "counts": sampling.gumbel_max_counts(z, noise, T).tolist()})
+                    "noise": noise.ravel()[:12].tolist(), "counts": sampling.gumbel_max_counts(z, noise, T).tolist(),
+                    "near_zero": [[int(i), float(noise.ravel()[i])] for i in near_zero]})
     return out
 
 
@@ -171,11 +173,11 @@ def build():
                   {**base_state([99.5, 1.0, -3.0], y=1), "lr": 100.0}]  # a step past the limit
     action_states = near_limit + STATES[::7]
     links = []
-    for text in MALFORMED + VALID:
+    for text in MALFORMED + BOKEH_KEYS + VALID:
         pairs = link.link_pairs(text)
         state, refused = link.parse_link(pairs)
         links.append({"text": text, "pairs": pairs, "state": state, "refused": refused,
-                      "malformed": text in MALFORMED})
+                      "malformed": text not in VALID})
     round_trips = [{"state": s, "opens": link_opens(s)}
                    for s in STATES[::5] + [{**STATES[0], "initial": [0.0, -1.0, 7.5], "T": 0.012589254117941675},
                                            HAND[-1]]]
