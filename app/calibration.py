@@ -22,6 +22,8 @@ import numpy as np
 
 from core import calibration
 
+from . import rules
+
 BINS = (10, 15, 20)  # the reliability diagram's choices of M
 
 
@@ -58,9 +60,7 @@ def data():
 def part(name):
     """The logits and labels of one split, "val" or "test"."""
     d = data()
-    if name not in ("val", "test"):
-        raise ValueError(f"split must be 'val' or 'test', not {name!r}")
-    keep = d.split == name
+    keep = d.split == rules.one_of(name, ("val", "test"), "split")
     return d.logits[keep], d.labels[keep]
 
 
@@ -70,9 +70,9 @@ def fitted():
 
 
 def report(T=1.0, bins=15):
-    """The test split's reliability bins, ECE, MCE, mean NLL (nats) and accuracy at temperature T."""
-    if bins not in BINS:
-        raise ValueError(f"bins must be one of {BINS}, not {bins!r}")
+    """The test split's reliability bins, ECE, MCE, mean NLL (nats) and accuracy at temperature T (a number > 0,
+    NumPy's too) with M = `bins` (10, 15 or 20: Python's int or NumPy's)."""
+    T, bins = rules.number(T, "T"), rules.one_of(bins, BINS, "bins")
     z, y = part("test")
     confidence, correct = calibration.confidence_and_correct(z, y, T)
     b = calibration.reliability_bins(confidence, correct, bins)

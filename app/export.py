@@ -17,7 +17,7 @@ from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.resources import Resources
 
-from . import files, rules
+from . import files, link, rules
 from .bundle import MissingFile
 from .document import VIEWPORT, build
 from .fields import FIELDS, K_BOUNDS
@@ -59,7 +59,7 @@ def write_page(lesson: Lesson, path, overwrite: bool = False) -> Path:
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 40
-LINE_MAX = 240  # characters of a message: whatever a rule repeats, a 100 kB value must not become a 100 kB line
+LINE_MAX = 320  # characters of a message: a list of every link key fits; a 100 kB value must not become a 100 kB line
 
 
 def short(text: str) -> str:
@@ -79,13 +79,15 @@ def one_line(message: str) -> str:
 
 
 def _option(check):
-    """An argparse type from a rules check: its refusal becomes argparse's one-line message."""
+    """An argparse type from a rules check: its refusal becomes argparse's one-line message, with the value
+    given (once: a check may name it already)."""
 
     def parse(text):
         try:
             return check(text)
         except ValueError as e:
-            raise argparse.ArgumentTypeError(f"{e} (got {short(text)})") from None
+            given = short(text)
+            raise argparse.ArgumentTypeError(str(e) if given in str(e) else f"{e} (got {given})") from None
 
     parse.__name__ = check.__name__
     return parse
@@ -110,7 +112,19 @@ PLAIN = ("real", "count", "choice", "flag", "keys")
 
 
 def logits(text):
-    return rules.logits([rules.parse_number(v.strip(), "a logit") for v in text.split(",")])
+    """The check of --logits: numbers as a link writes them, each within ±LOGIT_LIMIT, 2 to 10 of them."""
+    lo, hi = -rules.LOGIT_LIMIT, rules.LOGIT_LIMIT
+    values = text.split(",")
+    for v in values:
+        if not _in_digits(v.strip(), (lo, hi)):
+            raise rules.Refusal("not_number", f"{short(v)} is not a logit: a number from {lo:g} to {hi:g} in ASCII "
+                                              f"digits, e.g. -2 or 0.5")
+    return rules.logits([float(v) for v in values], "logits")
+
+
+def _in_digits(text, bounds):
+    """Whether `text` is a number in the NUMBER form (ASCII digits, a point, an exponent) within `bounds`."""
+    return bool(rules.NUMBER.fullmatch(text)) and bounds[0] <= float(text) <= bounds[1]
 
 
 def classes(text):
@@ -118,44 +132,65 @@ def classes(text):
 
 
 def whole(f):
-    """The check of a count field's option: digits, within the row's bounds.
+    """The check of a count field's option: ASCII digits, within the row's bounds. Whatever is wrong (a sign, a
+    point, another script's digits, too large), the refusal says what the option takes, with an example from
+    the usage line.
 
-    >>> whole(BY_PARAM["num_samples"])("0")
+    >>> whole(BY_PARAM["seed"])("-1")
     Traceback (most recent call last):
-    app.rules.Refusal: num samples must lie from 1 to 100,000, got 0
+    app.rules.Refusal: takes a whole number from 0 to 4,294,967,295 in ASCII digits, e.g. 0
     """
-    what = f.param.replace("_", " ")
+    lo, hi = f.bounds
+    takes = f"takes a whole number from {lo:,} to {hi:,} in ASCII digits, e.g. {_example(f)}"
 
     def parse(text):
-        if not text.isascii() or not text.isdigit():
-            raise rules.Refusal("not_whole", f"{what} must be a whole number")
-        return rules.count(int(text), f.bounds, what, f.refusal)
+        # At most the digits of the bound: int() refuses a 5000-digit string with a message about int itself.
+        if not re.fullmatch(f"[0-9]{{1,{len(str(hi))}}}", text) or not lo <= int(text) <= hi:
+            raise rules.Refusal(f.refusal, takes)
+        return int(text)
 
     parse.__name__ = f.param
     return parse
 
 
 def real(f):
-    """The check of a real field's option: a number as a link writes it, within the row's bounds.
+    """The check of a real field's option: a number as a link writes it (ASCII digits, a point, an exponent),
+    within the row's bounds; the refusal says what the option takes, with an example within them.
 
-    >>> real(BY_PARAM["T"])("0")
+    >>> real(BY_PARAM["top_p"])("nan")
     Traceback (most recent call last):
-    app.rules.Refusal: T must lie from 0.01 to 100, got 0.0
+    app.rules.Refusal: takes a number from 0 to 1 in ASCII digits, e.g. 0.9
     """
-    what = f.param.replace("_", " ")  # "label smoothing"
+    lo, hi = f.bounds
+    takes = f"takes a number from {lo:g} to {hi:g} in ASCII digits, e.g. {_example(f)}"
 
     def parse(text):
-        return rules.within(rules.parse_number(text, what), f.bounds, what, f.refusal)
+        if not _in_digits(text, f.bounds):
+            raise rules.Refusal(f.refusal, takes)
+        return float(text)
 
     parse.__name__ = f.param
     return parse
 
 
+def _example(f):
+    """A real or count field's value as app/cli.py's usage line shows it: its example, or its default."""
+    return f.cli.example or f"{f.default:g}"
+
+
 def link_keys(f):
-    """The check of a keys field's option: link keys separated by commas, as a link writes them."""
+    """The check of a keys field's option: link keys separated by commas, as a link writes them, each once."""
 
     def parse(text):
-        return rules.keys(text.split(","), f)
+        given = text.split(",")
+        bad = next((key for key in given if key not in f.choices), None)
+        if bad is not None:  # cut shorter than short() would: the line must hold every key it lists
+            shown = short(bad) if len(bad) <= link.SHOWN_KEY else f"{bad[:link.SHOWN_KEY]!r}… ({len(bad)} characters)"
+            raise rules.Refusal("refused", f"{shown} is not one of {', '.join(f.choices)}")
+        twice = next((key for key in given if given.count(key) > 1), None)
+        if twice is not None:
+            raise rules.Refusal("refused", f"{short(twice)} is given twice: give each key once")
+        return rules.keys(given, f)
 
     parse.__name__ = "link keys"
     return parse

@@ -92,8 +92,9 @@ def link_pairs(text):
 def parse_link(pairs, lang="en"):
     """The state a link describes, from its (key, value) pairs in order: (state, refused keys).
 
-    `lang` is the language when the link names none. Keys starting with "bokeh-" belong to Bokeh's own
-    embedding and are passed over.
+    `lang` is the language when the link names none. A `bokeh-*` key is refused as any unknown key is: a
+    page's link has no use for Bokeh's own (the served app redirects a request that carries one before it reads
+    the query, app/server.py; an embed's autoload request drops them first, app/explainer.py).
 
     >>> state, refused = parse_link([("z", "-1,3,0.5"), ("T", "0.5"), ("y", "2"), ("T", "7"), ("q", "1")])
     >>> state["z"], state["T"], state["y"], refused
@@ -108,8 +109,6 @@ def parse_link(pairs, lang="en"):
 
     too_many = len(pairs) > FIELDS_MAX
     for key, value in pairs:
-        if key.startswith("bokeh-"):
-            continue
         if not too_many and value is not None and key in LINKED and key not in given and key not in refused:
             given[key] = value
         else:

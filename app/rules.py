@@ -49,12 +49,14 @@ INVISIBLE = [(0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x
              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
-# Characters that draw nothing though Unicode gives them no space or format property: U+115F/U+1160 HANGUL
-# CHOSEONG/JUNGSEONG FILLER, U+2800 BRAILLE PATTERN BLANK, U+3164 HANGUL FILLER, U+FFA0 HALFWIDTH HANGUL
-# FILLER, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD. A name made only of these, of SPACE, of INVISIBLE and of
-# format characters (Cf) renders as an empty label: `blank_ranges()` joins them into the one list both
+# Characters that draw as a blank of some width though Unicode gives them no White_Space property. Unicode's
+# data finds all but one (`blank_glyphs()`): the Default_Ignorable characters it files as letters (Lo: the
+# Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, which fonts draw as a blank letter and HarfBuzz, so
+# Chromium, does not hide) and what UTS #39 says looks like a space (U+2800 BRAILLE PATTERN BLANK). No
+# property marks U+1D159 MUSICAL SYMBOL NULL NOTEHEAD. A name made only of these, of SPACE, of INVISIBLE and
+# of format characters (Cf) renders as an empty label: `blank_ranges()` joins them into the one list both
 # sides refuse ("name_blank") a name by, when every character of its `name_key` is in it.
-BLANK_GLYPHS = [(0x115F, 0x1160), (0x2800, 0x2800), (0x3164, 0x3164), (0xFFA0, 0xFFA0), (0x1D159, 0x1D159)]
+NULL_NOTEHEAD = (0x1D159, 0x1D159)
 # The format characters (general category Cf) of Python's tables, Unicode 14 (tests/test_names.py checks it).
 FORMAT = [(0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891),
           (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064),
@@ -94,16 +96,34 @@ def unknown_ranges():
     return ranges + ([(start, 0x10FFFF)] if start is not None else [])
 
 
+def joined(ranges):
+    """Code-point ranges as sorted, disjoint ranges, adjacent ones joined."""
+    out = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return [tuple(r) for r in out]
+
+
+@cache
+def blank_glyphs():
+    """The characters that draw as a blank of some width but are not White_Space, as ranges: INVISIBLE's
+    letters, the confusables of a space that SPACE and CONTROL leave out, and NULL_NOTEHEAD.
+
+    >>> [f"U+{lo:04X}" for lo, _ in blank_glyphs()]
+    ['U+115F', 'U+2800', 'U+3164', 'U+FFA0', 'U+1D159']
+    """
+    letters = [o for lo, hi in INVISIBLE for o in range(lo, hi + 1) if unicodedata.category(chr(o)) == "Lo"]
+    spaces = [ord(s) for s, proto in confusables().items() if proto == " " and not _within(s, SPACE + CONTROL)]
+    return joined([(o, o) for o in letters + spaces] + [NULL_NOTEHEAD])
+
+
 @cache
 def blank_ranges():
-    """BLANK_GLYPHS, SPACE, INVISIBLE and FORMAT joined into sorted, disjoint ranges."""
-    ranges = []
-    for lo, hi in sorted(BLANK_GLYPHS + SPACE + INVISIBLE + FORMAT):
-        if ranges and lo <= ranges[-1][1] + 1:
-            ranges[-1][1] = max(ranges[-1][1], hi)
-        else:
-            ranges.append([lo, hi])
-    return [tuple(r) for r in ranges]
+    """`blank_glyphs()`, SPACE, INVISIBLE and FORMAT joined into sorted, disjoint ranges."""
+    return joined(blank_glyphs() + SPACE + INVISIBLE + FORMAT)
 
 
 @cache
@@ -143,7 +163,7 @@ def rules_data():
             "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
             "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS,
             "state_keys": STATE_KEYS, "lesson_fields": fields.table(), "notices": NOTICES,
-            "notices_with_detail": NOTICES_WITH_DETAIL, "blank": blank_ranges(),
+            "notices_with_detail": NOTICES_WITH_DETAIL, "blank": blank_ranges(), "blank_glyphs": blank_glyphs(),
             "confusables": ";".join(confusables_data()["map"])}
 
 
@@ -234,20 +254,30 @@ def skeleton(text):
 
 
 def name_key(name):
-    """What two names are compared by, so that look-alikes are equal: the confusable skeleton of the name's
-    NFKC with invisible characters removed.
+    """What two names are compared by, so that names that draw alike are equal: the confusable skeleton of the
+    name's NFKC with invisible characters removed and blank ones read as spaces, without spaces at its ends
+    and with one space for a run of them.
 
-    In this order: invisible characters go first (so "a" + U+200B + U+0301 composes like "á"), NFKC folds
-    compatibility forms ("ｃａｔ", "ﬁ"), invisible characters NFKC made go too, and the skeleton comes last,
-    so the key is in prototype space ("сat" with a Cyrillic с, "rn" for "m"); NFKC after it would compose
-    the skeleton's Hangul jamo back into syllables the table does not map. Only NFKD-stable characters reach
-    the lookup, which is why static/confusables.json may leave out every source that NFKD changes.
+    In this order: a character that draws as a blank letter (`blank_glyphs()`: U+3164 HANGUL FILLER, U+2800
+    BRAILLE PATTERN BLANK) becomes a space and invisible characters go (so "a" + U+200B + U+0301 composes like
+    "á"), NFKC folds compatibility forms ("ｃａｔ", "ﬁ", a no-break or an ideographic space), invisible
+    characters NFKC made go too, and the skeleton comes next, so the key is in prototype space ("сat" with a
+    Cyrillic с, "rn" for "m"); NFKC after it would compose the skeleton's Hangul jamo back into syllables the
+    table does not map. Only NFKD-stable characters reach the lookup, which is why static/confusables.json may
+    leave out every source that NFKD changes. Last, the spaces: a blank at a label's end draws as nothing
+    beside its text, and a run of blanks as about one (HTML draws one), so "cat" + U+2800 is "cat" and
+    "a" + U+3164 + "b" is "a b".
 
-    >>> name_key("ｃａｔ") == name_key("cat\\u200b") == name_key("\\u0441at") == "cat"
+    >>> name_key("ｃａｔ") == name_key("cat\\u200b") == name_key("\\u0441at") == name_key("cat\\u2800") == "cat"
+    True
+    >>> name_key("a\\u3164b") == name_key("a \\u3000b") == "a b"
     True
     """
-    visible = "".join(c for c in name if not _within(c, INVISIBLE))
-    return skeleton("".join(c for c in unicodedata.normalize("NFKC", visible) if not _within(c, INVISIBLE)))
+    glyphs = blank_glyphs()
+    spaced = "".join(" " if _within(c, glyphs) else c for c in name
+                     if _within(c, glyphs) or not _within(c, INVISIBLE))
+    key = skeleton("".join(c for c in unicodedata.normalize("NFKC", spaced) if not _within(c, INVISIBLE)))
+    return " ".join(filter(None, key.split(" ")))
 
 
 def clean_name(name):
@@ -406,12 +436,73 @@ def notice(value):
 
 
 def index(value, what):
-    """A class index: an integer (Python's or NumPy's, not a bool) from 0; the state checks it against K."""
+    """A class index: an integer (Python's or NumPy's, not a bool) below the most classes a lesson has; the state
+    checks it against its own K."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeRefusal("not_number", f"{what} must be a class index (an integer), got {shown(value)}")
-    if value < 0:
-        raise Refusal("not_number", f"{what} must be a class index from 0, got {shown(value)}")
+    if not 0 <= value < K_BOUNDS[1]:
+        raise Refusal("not_number", f"{what} must be a class index from 0 to {K_BOUNDS[1] - 1}, got {shown(value)}")
     return int(value)
+
+
+def integer(value, bounds, what):
+    """An integer (Python's or NumPy's; not a bool, not a float) within `bounds`, inclusive (no upper end when
+    it is None), as Python's int: what the notebook's methods take for a count or a seed.
+
+    >>> integer(np.int64(3), (1, 100_000), "n")
+    3
+    >>> integer(10 ** 4000, (1, 100_000), "n")
+    Traceback (most recent call last):
+    app.rules.Refusal: n must be an integer from 1 to 100,000, got <an integer of 13288 bits>
+    """
+    lo, hi = bounds
+    span = f"of {lo:,} or more" if hi is None else f"from {lo:,} to {hi:,}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeRefusal("not_whole", f"{what} must be an integer {span}, got {shown(value)}")
+    if value < lo or hi is not None and value > hi:
+        raise Refusal("refused", f"{what} must be an integer {span}, got {shown(value)}")
+    return int(value)
+
+
+def _written(value):
+    """How a person would write a number as text ("8" for 8, np.int64(8) or 8.0), or the text itself; None for
+    anything else (a bool is not a number here, and a huge number is no choice)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        x = float(value)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else None
+
+
+def one_of(value, choices, what):
+    """`value` if it is one of `choices` (all text, or all integers: NumPy's too), as Python's str or int; a
+    refusal otherwise, listing them as Python writes them, so that 8 and '8' are told apart.
+
+    A choice of text that reads as a number (an ALiBi head, a number of bins: the page's Select holds text)
+    refuses the number with the text to write instead.
+
+    >>> one_of(np.int64(15), (10, 15, 20), "bins")
+    15
+    >>> one_of(8, tuple("012345678"), "alibi_head")
+    Traceback (most recent call last):
+    app.rules.TypeRefusal: alibi_head is text, one of '0', '1', '2', '3', '4', '5', '6', '7', '8': write '8', not 8
+    """
+    text = isinstance(choices[0], str)
+    kind = "text" if text else "an integer"
+    right_type = isinstance(value, str if text else numbers.Integral) and not isinstance(value, bool)
+    if right_type and value in choices:
+        return str(value) if text else int(value)
+    listed = ", ".join(repr(c) for c in choices)
+    if right_type:
+        raise Refusal("refused", f"{what} must be one of {listed}, got {shown(value)}")
+    meant = next((c for c in choices if _written(value) == str(c)), None)
+    if meant is not None:
+        raise TypeRefusal("refused", f"{what} is {kind}, one of {listed}: write {meant!r}, not {shown(value)}")
+    raise TypeRefusal("refused", f"{what} must be {kind}, one of {listed}, got {shown(value)}")
 
 
 def keys(value, f):
@@ -449,9 +540,7 @@ def checked_field(f, value):
     if f.kind == "notice":
         return notice(value)
     if f.kind == "choice":
-        if not isinstance(value, str) or value not in f.choices:
-            raise Refusal("refused", f"{f.param} must be one of {', '.join(f.choices)}, got {shown(value)}")
-        return value
+        return one_of(value, f.choices, f.param)
     if f.kind == "flag":
         if not isinstance(value, bool):
             raise TypeRefusal("refused", f"{f.param} must be True or False, got {shown(value)}")

@@ -7,6 +7,7 @@ makes every change, and every read of the whole state, happen at once for other 
 callbacks on several).
 """
 
+import difflib
 import math
 import threading
 
@@ -19,6 +20,8 @@ import core
 from . import actions, calibration, fields, rules, vocabulary
 from .rules import K_BOUNDS
 from .strings import LANGS, default_class_names
+
+STEPS_MAX = 100_000  # the gradient steps of one `Lesson.step` call: a bound on how long it holds the lesson's lock
 
 # The state's short keys (the links' keys) and the parameters they stand for: app/fields.py's table.
 STATE_KEYS = {f.key: f.param for f in fields.FIELDS}
@@ -104,6 +107,15 @@ class ClassIndex(_Cleaned, param.Integer):
         super().__init__(row, default=row.default, bounds=(0, K_BOUNDS[1] - 1))
 
 
+class Choice(_Cleaned, param.Selector):
+    """One of the row's choices, as text: a number is refused with the text to write ('8' for the ALiBi head)."""
+
+    __slots__ = ["row"]
+
+    def __init__(self, row):
+        super().__init__(row, default=row.default, objects=list(row.choices))
+
+
 class Keys(_Cleaned, param.ListSelector):
     """Link keys of the controls a learner has (app/fields.py CONTROLLED), none twice, in the table's order."""
 
@@ -135,7 +147,8 @@ class _AllOrNothing(Parameters):
         with lesson._lesson_lock:
             unknown = next((name for name in values if name not in self_), None)
             if unknown is not None:
-                raise ValueError(f"{unknown!r} is not a parameter of {type(lesson).__name__}")
+                raise ValueError(f"{rules.shown(unknown)} is not a parameter of {type(lesson).__name__}"
+                                 f"{_nearest(unknown)}")
             ours = {KEY_OF[name]: value for name, value in values.items() if name in KEY_OF}
             # The given values cleaned; the rest already are: then the classes counted together.
             checked = rules.checked_counts({**lesson.state(), **{key: rules.checked_field(fields.BY_KEY[key], value)
@@ -175,6 +188,15 @@ class _AllOrNothingNamespace:
         return _AllOrNothing(objtype, self=obj)
 
 
+def _nearest(name):
+    """"; did you mean learning_rate?" for a name that is a field's link key ("lr") or close to a parameter's
+    name, else ""."""
+    if not isinstance(name, str) or len(name) > 40:
+        return ""
+    near = STATE_KEYS.get(name) or next(iter(difflib.get_close_matches(name, list(Lesson.param), n=1)), None)
+    return f"; did you mean {near}?" if near else ""
+
+
 def lesson_parameter(f):
     """The `Lesson` parameter of a row of app/fields.py: its kind's type, with the row's default, bounds and doc."""
     start = fields.default_state()
@@ -189,7 +211,7 @@ def lesson_parameter(f):
     if f.kind == "count":
         return Count(f)
     if f.kind == "choice":
-        return param.Selector(default=f.default, objects=list(f.choices), doc=f.doc)
+        return Choice(f)
     if f.kind == "flag":
         return param.Boolean(default=f.default, doc=f.doc)
     if f.kind == "notice":
@@ -231,7 +253,8 @@ class Lesson(_LessonFields):
         self._lesson_lock = threading.RLock()
         unknown = next((k for k in params if k not in type(self).param), None)
         if unknown is not None:  # a TypeError, as for any function, before anything is looked at
-            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown!r}")
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {rules.shown(unknown)}"
+                            f"{_nearest(unknown)}")
         lang = params.get("lang", "en")
         if not isinstance(lang, str) or lang not in LANGS:
             raise rules.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {rules.shown(lang)}")
@@ -249,7 +272,21 @@ class Lesson(_LessonFields):
         self.param.watch(self._act, ["add_one", "reset", "add_class", "remove_class"])
 
     def __setattr__(self, name, value):
-        """Every assignment under the lesson's lock, with the watchers it runs: a reader sees it all or none."""
+        """Every assignment under the lesson's lock, with the watchers it runs: a reader sees it all or none.
+
+        A public name that is not a parameter is an AttributeError: `lesson.lr = 0.5` would keep a value nothing
+        reads (the learning rate is `learning_rate`; "lr" is its link key), `lesson.loss = 0` would hide the
+        method. Private names are param's machinery's and the lesson's own.
+
+        >>> Lesson().lr = 0.5
+        Traceback (most recent call last):
+        AttributeError: Lesson has no parameter 'lr'; did you mean learning_rate?
+        """
+        if not name.startswith("_") and name not in type(self).param:
+            cls = type(self).__name__
+            if hasattr(type(self), name):
+                raise AttributeError(f"{cls}.{name} is not a parameter: it cannot be set")
+            raise AttributeError(f"{cls} has no parameter {rules.shown(name)}{_nearest(name)}")
         lock = self.__dict__.get("_lesson_lock")
         if lock is None:
             return super().__setattr__(name, value)
@@ -307,7 +344,7 @@ class Lesson(_LessonFields):
 
     def load_preset(self, name):
         """Load a scenario: 'seed', 'two' (the sigmoid), 'ten' or 'uniform' (a model that knows nothing)."""
-        self.set_state(actions.preset(self.state(), name))
+        self.set_state(actions.preset(self.state(), rules.one_of(name, actions.PRESETS, "the scenario")))
 
     @property
     def z(self):
@@ -374,6 +411,8 @@ class Lesson(_LessonFields):
     def sample(self, n, seed=0):
         """How often each class wins among n draws by the Gumbel-max trick, with the page's generator and seed
         (core/sampling.py): argmax_k(z_k/T + g_k), class k with probability p_k. Counts, in class order."""
+        n = rules.integer(n, (1, core.sampling.SAMPLES_MAX), "n")
+        seed = rules.integer(seed, (0, core.sampling.SEED_MAX), "seed")
         s = self.state()
         z = np.asarray(s["z"], dtype=float)
         return core.gumbel_max_counts(z, core.gumbel_noise(n, len(z), seed), T=s["T"])
@@ -407,8 +446,7 @@ class Lesson(_LessonFields):
         >>> [round(v, 4) for v in lesson.step(2)], [round(v, 3) for v in lesson.logits]
         ([0.2636, 0.1907], [2.573, 0.6, -0.073])
         """
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 100_000:
-            raise ValueError(f"n must be an integer from 1 to 100000, got {n!r}")
+        n = rules.integer(n, (1, STEPS_MAX), "n")
         with self._lesson_lock:
             s, losses = self.state(), []
             for _ in range(n):

@@ -23,7 +23,10 @@ import numpy as np
 
 import core
 
+from . import rules
+
 LANGS = ("en", "ko")
+K_MAX = 2**31 - 1  # the largest top-k core.top_k_mask takes (a 32-bit count)
 
 
 @cache
@@ -33,9 +36,7 @@ def _data():
 
 def _buckets(lang):
     """wordfreq's buckets of `lang`: [c, "word word …"] for the words of frequency 10^(−c/100)."""
-    if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
-    return _data()["languages"][lang]["buckets"]
+    return _data()["languages"][rules.one_of(lang, LANGS, "lang")]["buckets"]
 
 
 @cache
@@ -79,7 +80,7 @@ def listable(lang, n):
     (['이', '는', '을', '하', '에'], 20)
     """
     words, z = unigram(lang)
-    end = n
+    end = n = rules.integer(n, (0, None), "n")
     for start in range(min(n, len(z))):
         run_end = start
         while run_end + 1 < len(z) and z[run_end + 1] == z[start]:
@@ -92,9 +93,13 @@ def stages(top_k=0, top_p=1.0, min_p=0.0):
     """The decoding filters turned on, in Hugging Face's order (temperature, top-k, top-p, min-p); a filter at
     its off value (top-k 0, top-p 1, min-p 0) is left out, as the page does (static/lm_view.mjs).
 
+    A filter's value may be NumPy's too (k an integer, p a number from 0 to 1); the stages hold Python's.
+
     >>> stages(top_k=50, top_p=0.9)
     (('top_k', 50), ('top_p', 0.9))
     """
+    top_k = rules.integer(top_k, (0, K_MAX), "top_k")
+    top_p, min_p = (rules.within(v, (0.0, 1.0), what, "refused") for v, what in ((top_p, "top_p"), (min_p, "min_p")))
     return (*((("top_k", top_k),) if top_k > 0 else ()), *((("top_p", top_p),) if top_p < 1 else ()),
             *((("min_p", min_p),) if min_p > 0 else ()))
 
@@ -107,6 +112,7 @@ def next_word(lang, T=1.0, top_k=0, top_p=1.0, min_p=0.0):
     >>> len(words), words[:3], round(float(p[0]), 4)
     (116, ['the', 'to', 'and'], 0.1105)
     """
+    filters = stages(top_k, top_p, min_p)
     words, z = unigram(lang)
-    p, kept = core.decode_kept(z, T, stages(top_k, top_p, min_p))
+    p, kept = core.decode_kept(z, rules.number(T, "T"), filters)
     return [w for w, k in zip(words, kept, strict=True) if k], p[kept]

@@ -79,7 +79,6 @@ export function parse_link(pairs, lang, rules, strings) {
   const linked = linked_fields(rules);
   const too_many = pairs.length > FIELDS_MAX;
   for (const [key, value] of pairs) {
-    if (key.startsWith("bokeh-")) continue;
     if (!too_many && value !== null && linked.has(key) && !given.has(key) && !refused.includes(key)) {
       given.set(key, value);
     } else {

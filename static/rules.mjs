@@ -89,10 +89,13 @@ function skeleton(text, rules) {
   return out.normalize("NFD");
 }
 
-/** What two names are compared by, so that look-alikes are equal: the confusable skeleton of the name's
- * NFKC with invisible characters removed (the order is explained at name_key in app/rules.py). */
+/** What two names are compared by, so that names that draw alike are equal: the confusable skeleton of the
+ * name's NFKC with invisible characters removed and blank ones read as spaces, without spaces at its ends and
+ * with one space for a run of them (the order is explained at name_key in app/rules.py). */
 export function name_key(name, rules) {
-  return skeleton(drop_invisible(drop_invisible(name, rules).normalize("NFKC"), rules), rules);
+  const spaced = Array.from(name, (c) => (within_ranges(c, rules.blank_glyphs) ? " " : c)).join("");
+  const key = skeleton(drop_invisible(drop_invisible(spaced, rules).normalize("NFKC"), rules), rules);
+  return key.split(" ").filter(Boolean).join(" ");
 }
 
 /** A class name as the lesson keeps it: NFC, stripped; a RuleError when it breaks a rule. */

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app import document
+from app import document, fields
 from tests.bokeh_json import model, models_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +57,8 @@ MORE_BAD = {
     "empty_class_name": (["--classes", "cat,,bird"], ["--classes", "blank"]),
     "bidi_class_name": (["--classes", "cat,d\u202eog,bird"], ["--classes", "U+202E"]),
     "look_alike_names": (["--classes", "cat,cat\u200b,bird"], ["--classes", "look the same"]),
+    "braille_blank_after_a_name": (["--classes", "cat,cat\u2800,bird"], ["--classes", "look the same"]),
+    "hangul_filler_for_a_space": (["--classes", "a b,a\u3164b,c"], ["--classes", "look the same"]),
     "long_class_name": (["--classes", "x" * 300 + ",b,c"], ["--classes", "at most 40"]),
     "superscript_true_class": (["--true-class", "²"], ["--true-class", "'²'"]),
     "bad_label_smoothing": (["--label-smoothing", "0.7"], ["--label-smoothing", "0.5"]),
@@ -542,3 +544,43 @@ def test_a_huge_refused_value_is_shown_by_its_start_and_length(options, tmp_path
     assert rc == 2 and err.count("\n") == 1 and len(err) < 300, (len(err), err[:400])
     assert options[0] in err and "x" * 41 not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- Every option's refusal is one true line (issue 36: `--seed -1` said "must be a whole number", `--top-p nan`
+# suggested -2). Numbers are valid class names, so --classes is not among these. ----
+
+ODD_NUMBERS = ["-1", "nan", "inf", "-inf", "1e400", "9" * 30, "\u0663", "\u00b2"]  # ٣: an Arabic-Indic three
+VALUED = [f for f in fields.FIELDS if f.cli and f.kind not in ("flag", "names")]
+
+
+@pytest.mark.parametrize("f", VALUED, ids=lambda f: f.cli.name)
+def test_every_option_refuses_an_odd_number_in_one_true_line(f, tmp_path, capsys):
+    from app.export import parser, short
+
+    for value in ODD_NUMBERS:
+        given = f"0,{value}" if f.kind == "logits" else value
+        if f.kind == "logits" and value == "-1":
+            continue  # a logit of -1 is fine
+        rc, out, err = export_to(tmp_path / "explainer.html", capsys, f.cli.name, given)
+        line = err.rstrip("\n")
+        assert rc == 2 and err.count("\n") == 1 and ERROR_LINE.match(line), (given, err)
+        assert f.cli.name in line and line.count(short(given)) == 1, line
+        assert list(tmp_path.iterdir()) == []
+        if f.kind in ("real", "count"):
+            lo, hi = (f"{b:,}" if f.kind == "count" else f"{b:g}" for b in f.bounds)
+            assert f"from {lo} to {hi}" in line, line
+            example = re.search(r"e\.g\. (\S+)", line).group(1)
+            parser().parse_args(["x.html", f"{f.cli.name}={example}"])  # the example given is taken
+        elif f.kind == "logits":
+            assert "from -100 to 100" in line, line
+        elif f.kind in ("choice", "keys"):
+            assert all(c in line for c in f.choices), line
+        else:
+            assert "pick one of cat, dog, bird or 0..2" in line, line
+
+
+@pytest.mark.parametrize("options, says, never", [(["--seed", "-1"], "from 0 to 4,294,967,295", "whole number (got"),
+                                                   (["--top-p", "nan"], "e.g. 0.9", "-2")])
+def test_the_two_refusals_the_issue_found_say_what_the_option_takes(options, says, never, tmp_path, capsys):
+    rc, out, err = export_to(tmp_path / "explainer.html", capsys, *options)
+    assert rc == 2 and says in err and never not in err, err

@@ -74,9 +74,62 @@ def test_blank_names_are_refused(name):
     assert e.value.key == "name_blank"
 
 
-@pytest.mark.parametrize("name", ["a\u2800", "\u2800a", "\u3164가", "👨\u200d👩\u200d👧", "❤\ufe0f", "_", "."])
+@pytest.mark.parametrize("name", ["a\u2800", "\u2800a", "\u3164가", "👨\u200d👩\u200d👧", "❤\ufe0f", "_", ".",
+                                  "고양이 과", "a  b"])
 def test_names_with_something_visible_are_kept(name):
     assert clean_name(name) == unicodedata.normalize("NFC", name)
+
+
+# Issue 36: names that draw alike were two classes. A blank at either end draws as nothing beside the text, a blank
+# letter (the Hangul fillers, the Braille blank) as a space, a run of spaces as about one.
+@pytest.mark.parametrize("a, b", [("cat", "cat\u2800"), ("cat", "\u2800cat"), ("cat", "\u3164cat\u3164"),
+                                  ("a b", "a\u3164b"), ("a b", "a\uffa0b"), ("a b", "a\u115fb"), ("a b", "a\u1160b"),
+                                  ("a b", "a\U0001d159b"), ("a b", "a\u2800b"), ("a b", "a  b"), ("a b", "a \u3164 b"),
+                                  ("고양이 과", "고양이\u3164과"), ("고양이 과", "고양이\uffa0과"), ("개", "개\u1160")])
+def test_blank_characters_at_the_ends_or_for_a_space_make_a_duplicate(a, b):
+    assert name_key(a) == name_key(b)
+    with pytest.raises(Refusal) as e:
+        clean_names([a, b, "z"])
+    assert e.value.key == "name_duplicate"
+
+
+def test_korean_names_with_spaces_stay_apart_from_those_without():
+    assert clean_names(["고양이 과", "고양이과", "개 과"]) == ["고양이 과", "고양이과", "개 과"]
+
+
+def test_blank_glyphs_come_from_unicode_data():
+    # Default_Ignorable letters, the confusables of a space that are not White_Space, and the null notehead.
+    points = [o for lo, hi in rules.blank_glyphs() for o in range(lo, hi + 1)]
+    assert points == [0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0x1D159]
+    assert all(unicodedata.category(chr(o)) == "Lo" for o in (0x115F, 0x1160, 0x3164, 0xFFA0))
+    assert rules.confusables()["\u2800"] == " " and rules.rules_data()["blank_glyphs"] == rules.blank_glyphs()
+
+
+# Characters that draw as a blank of a letter's width (none of them White_Space but U+00A0 and the spaces of
+# U+1680 … U+3000, which NFKC or the skeleton make a space), and characters that draw nothing at all.
+BLANK_LOOKING = ["\u2800", "\u3164", "\uffa0", "\u115f", "\u1160", "\U0001d159", "\u00a0", "\u1680",
+                 *map(chr, range(0x2000, 0x200B)), "\u202f", "\u205f", "\u3000"]
+DRAWS_NOTHING = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u034f", "\U000e0020"]
+WORD = st.text(st.sampled_from("abcxyzIl1가개고양이새물"), min_size=1, max_size=6)
+SPACED_NAME = st.lists(WORD, min_size=1, max_size=3).map(" ".join)
+
+
+def blank_variants(name, blank, where):
+    """`name` with `blank` at its start or end, or standing for its first space (None when it has none)."""
+    if where == "space":
+        return name.replace(" ", blank, 1) if " " in name else None
+    return blank + name if where == "start" else name + blank
+
+
+@settings(max_examples=300, deadline=None)
+@given(SPACED_NAME, st.sampled_from(BLANK_LOOKING + DRAWS_NOTHING), st.sampled_from(["start", "end", "space"]))
+def test_a_blank_character_at_an_end_or_for_a_space_is_a_duplicate(name, blank, where):
+    variant = blank_variants(name, blank, where)
+    if variant is None or where == "space" and blank in DRAWS_NOTHING:
+        return  # a character that draws nothing is no space: "ab" is another name than "a b"
+    with pytest.raises(Refusal) as e:
+        clean_names([name, variant])
+    assert e.value.key == "name_duplicate", (name, variant)
 
 
 def test_format_is_python_cf():
@@ -89,7 +142,7 @@ def test_blank_ranges_join_the_lists():
     assert all(lo <= hi for lo, hi in ranges)
     assert all(a[1] + 1 < b[0] for a, b in itertools.pairwise(ranges))  # sorted, disjoint, not adjacent
     points = {o for lo, hi in ranges for o in range(lo, hi + 1)}
-    lists = rules.BLANK_GLYPHS + rules.SPACE + rules.INVISIBLE + rules.FORMAT
+    lists = rules.blank_glyphs() + rules.SPACE + rules.INVISIBLE + rules.FORMAT
     assert points == {o for lo, hi in lists for o in range(lo, hi + 1)}
     assert rules.rules_data()["blank"] == ranges
 
@@ -139,9 +192,12 @@ def full_table():
 
 def full_key(name, table):
     """name_key with the unreduced table: the reference the reduction must match exactly."""
-    visible = "".join(c for c in name if not rules._within(c, rules.INVISIBLE))
+    blank = rules.blank_glyphs()
+    visible = "".join(" " if rules._within(c, blank) else c for c in name
+                      if rules._within(c, blank) or not rules._within(c, rules.INVISIBLE))
     text = "".join(c for c in unicodedata.normalize("NFKC", visible) if not rules._within(c, rules.INVISIBLE))
-    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
+    key = unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
+    return " ".join(word for word in key.split(" ") if word)
 
 
 @needs_package

@@ -17,6 +17,8 @@ HOSTILE_NAMES = {
     "invisible only": ["\u200b", "cat", "dog"],
     "look-alike": ["a", "a\u200b", "c"],
     "fullwidth look-alike": ["cat", "ｃａｔ", "dog"],
+    "a Braille blank after a name": ["cat", "cat\u2800", "dog"],  # issue 36
+    "a Hangul filler for a space": ["a b", "a\u3164b", "c"],
     "too long": ["x" * 300, "b", "c"],
     "control": ["a\x07", "b", "c"],
     "line break": ["a\nb", "b", "c"],
@@ -123,7 +125,7 @@ def test_presets():
     lesson.load_preset("ten")
     lesson.load_preset("uniform")
     assert lesson.loss() == pytest.approx(math.log(10), rel=1e-15)  # SPEC: 2.303 for K = 10
-    with pytest.raises(ValueError, match="unknown scenario"):
+    with pytest.raises(ValueError, match="scenario must be one of"):
         lesson.load_preset("eleven")
 
 

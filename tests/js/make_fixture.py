@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from app.rules import Refusal, clean_name, confusables, name_key, rules_data  # noqa: E402
+from app.rules import Refusal, blank_ranges, clean_name, confusables, name_key, rules_data  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 
 OUT = HERE / "fixtures" / "rules.json"
@@ -38,6 +38,9 @@ TRICKY = [
     # Blank and almost blank: refused, or not.
     "\u2800", "\u2800\u2800", "\u3164", "\u115f\u1160", "\uffa0", "\u200b", "\u200d", "\u00ad", "\u2060",
     "\U0001d159", "\u180e", "\ufeff", " \u3000 ", "a\u2800", "\u2800a", "\u0600", "\U000e0020",
+    # Blank characters at a name's ends or standing for a space draw as the name without them, or with a space.
+    "cat\u2800", "\u2800cat", "\u3164cat\uffa0", "a\u3164b", "a\uffa0b", "a\u115fb", "a\u1160b", "a\U0001d159b",
+    "a b", "a  b", "a \u2800 b", "a\u00a0b", "a\u3000b", "a\u1680b", "고양이\u3164과", "고양이 과",
     # Refused for other reasons.
     "a,b", "a\u202eb", "a\nb", "\U00050000",
 ]
@@ -52,9 +55,12 @@ def answer(name):
 
 
 def singles():
-    """Every character the table maps, and every assigned character NFKD changes but every 37th Hangul
-    syllable only (NFD splits them all alike, into jamo), in code-point order."""
+    """Every character the table maps, every blank one (`blank_ranges`) but the control characters (a line
+    feed would split the keys; a name refuses them first), and every assigned character NFKD changes but every
+    37th Hangul syllable only (NFD splits them all alike, into jamo), in code-point order."""
     chars = set(confusables())
+    chars |= {chr(o) for lo, hi in blank_ranges() for o in range(lo, hi + 1)
+              if unicodedata.category(chr(o)) not in ("Cn", "Cs", "Cc")}
     chars |= {chr(o) for o in range(0x110000) if unicodedata.category(chr(o)) not in ("Cn", "Cs")
               and unicodedata.normalize("NFKD", chr(o)) != chr(o) and not 0xAC01 <= o <= 0xD7A3}
     chars |= {chr(o) for o in range(0xAC00, 0xD7A4, 37)}

@@ -73,6 +73,7 @@ def expected(s, n, t):
     labels, the notice's escaped detail (None: no notice)."""
     z, y, T, eps, K = s["z"], s["y"], s["T"], s["eps"], len(s["z"])
     names = [escaped(name) for name in s["names"]]
+    name_y = f'<span class="name" title="{names[y]}">{names[y]}</span>'  # whole on hover where its line cuts it
     bits = s["units"] == "bits"
     unit, other = (t["bits"], t["nats"]) if bits else (t["nats"], t["bits"])
 
@@ -95,14 +96,14 @@ def expected(s, n, t):
         "rows": [[names[k], shown(v), shown_exp(v / T), shown_exp(n["log_p"][k])]
                  + ([shown(n["target"][k])] if eps else []) + [shown(n["g"][k])] for k, v in enumerate(z)],
         "contains": {
-            "py": [f'<span class="value">{shown_exp(n["log_p"][y])}</span> <span class="aside">({names[y]})</span>'],
+            "py": [f'<span class="value">{shown_exp(n["log_p"][y])}</span> <span class="aside">({name_y})</span>'],
             "loss": info(n["loss"]) + [f"{minus(to_fixed(log_k, 3))} {unit}"],
             "entropy": info(n["entropy"]) + fixed3(log_k, unit) + fixed3(log_k_other, other),
             "floor": info(n["floor"]),
             "kl": info(n["kl"]),
             "lse": [f'<span class="value">{shown(n["lse"])}</span>',
                     f"{shown(zmax)} ≤ {shown(n['lse'])} ≤ {shown(zmax + n['ln_k'])}"],
-            "formula": [f"p<sub>{names[y]}</sub>", f"e<sup>z<sub>{names[y]}</sub>/T</sup>", shown_exp(z[y] / T),
+            "formula": [f"p<sub>{name_y}</sub>", f"e<sup>z<sub>{name_y}</sub>/T</sup>", shown_exp(z[y] / T),
                         shown_exp(n["lse"]), f'<span class="value">{shown_exp(n["log_p"][y])}</span>'],
             "perplexity": [shown_exp(n["loss"])],
             "arrows": [f'<span class="value">{shown(n["g_sum"])}</span>'],

@@ -41,6 +41,15 @@ test("look-alikes across scripts are duplicates", () => {
   assert.deepEqual(clean_names(["고양이", "개", "새"], rules), ["고양이", "개", "새"]);
 });
 
+test("a blank at either end or standing for a space makes a duplicate (issue 36)", () => {
+  const pairs = [["cat", "cat\u2800"], ["cat", "\u2800cat"], ["a b", "a\u3164b"], ["a b", "a\uffa0b"],
+    ["a b", "a\u115fb"], ["a b", "a\u1160b"], ["a b", "a\u{1d159}b"], ["a b", "a  b"], ["고양이 과", "고양이\u3164과"]];
+  for (const pair of pairs) {
+    assert.throws(() => clean_names(pair, rules), (e) => e.key === "name_duplicate", pair.map(show).join(" / "));
+  }
+  assert.deepEqual(clean_names(["고양이 과", "고양이과"], rules), ["고양이 과", "고양이과"]);
+});
+
 test("the map is built once per rules object", () => {
   const copy = { ...rules, confusables: "3c:35" }; // "x" (U+0078) for "q" (U+0071)
   assert.equal(name_key("q", copy), "x");
