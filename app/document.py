@@ -88,6 +88,9 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
         # Where labels sit, in px (static/frame.mjs `fit` keeps them clear of everything else by `clearance`):
         # a cut arrow's value right of it, a bar's value above it, a point's value left of it and a little down.
         "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,
+        # How far a class axis's names may reach from it, as a share of the figure's height (names below) or
+        # width (names on its left); a longer name is shortened with "…" (static/frame.mjs class_labels).
+        "name_depth": 0.25,
         # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
         # sigmoid are always shown.
         # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
@@ -101,7 +104,7 @@ VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "ar
                 "sans-serif"}
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {
-    "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true", "label_y", "label_alpha"),
+    "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true", "label_y", "label_alpha", "name"),
     "neg_grad": ("x", "g"), "target": ("x", "y", "x0", "x1"),
     "arrows": ("x", "y0", "y1", "clipped", "head", "mark_y", "mark", "mark_alpha", "mark_angle", "mark_size", "label",
                "label_dy"),
@@ -349,6 +352,8 @@ def build(s, mode="file", app_path="", app_url=""):
                           y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha",
                           text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
     fig_p.add_layout(bar_labels)
+    # A class's whole name and p under the pointer anywhere in its column: the axis may show its name shortened.
+    fig_p.add_tools(HoverTool(renderers=[bars], mode="vline", tooltips=[(t["class_axis"], "@name"), ("p", "@label")]))
     fig_p.yaxis.axis_label = t["prob_axis"]
     for f in (fig_z, fig_p):
         f.xaxis.axis_label = t["class_axis"]
@@ -643,7 +648,7 @@ def build(s, mode="file", app_path="", app_url=""):
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span, "freq": freq.glyph,
                    "whiskers": whiskers, "loss_line": loss_line.glyph, "jacobian_text": jacobian_text.glyph},
-        "hovers": {"loss": fig_loss.tools[-1]},
+        "hovers": {"loss": fig_loss.tools[-1], "probs": fig_p.tools[-1]},
         "strings": TEXT, "rules": rules, "control_rows": controls_table(), "view": VIEW, "themes": THEMES,
         "sizes": SIZES,
         "mode": mode, "app_path": app_path, "app_url": app_url})

@@ -179,6 +179,7 @@ function draw_texts(page, t) {
   a.lab_hints.loss.text = t.loss_hint;
   a.lab_axes.loss_x.axis_label = t.loss_x;
   a.hovers.loss.tooltips = [[t.loss_step, "@step"], ["L", "@loss{0.0000}"]];
+  a.hovers.probs.tooltips = [[t.class_axis, "@name"], ["p", "@label"]];
   a.lab_figs.jacobian.title.text = t.jacobian_title;
   a.lab_hints.jacobian.text = t.jacobian_hint;
 }

@@ -74,6 +74,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   if (live) return;
   draw_look(page, s);
   draw_fonts(page, s);
+  fit_class_axes(page, s);
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   draw_controls(page, s, t);
@@ -174,10 +175,7 @@ function draw_lab_figures(page, s, f) {
   set_if_changed(fig.y_range, { start: K - 0.5, end: -0.5 });
   const names = JSON.stringify(s.names);
   if (page.applied.jacobian_names !== names) {
-    for (const axis of [a.lab_axes.jacobian_x, a.lab_axes.jacobian_y]) {
-      axis.ticker.ticks = f.sources.probs.x;
-      axis.formatter.args = { names: [...s.names] };
-    }
+    for (const axis of [a.lab_axes.jacobian_x, a.lab_axes.jacobian_y]) axis.ticker.ticks = f.sources.probs.x;
     page.applied.jacobian_names = names;
   }
 }
@@ -221,16 +219,62 @@ function fit_text(page, model, size, room) {
   set_if_changed(model, { text_font_size: `${px}px` });
 }
 
-// A label's width in px as the figures' canvas draws it, measured once per font and text.
-function text_width(page, font, text) {
+// A text's metrics as the figures' canvas draws it, measured once per font and text.
+function text_metrics(page, font, text) {
   page.widths ??= new Map();
   const key = `${font}\n${text}`;
   if (!page.widths.has(key)) {
     page.measure ??= document.createElement("canvas").getContext("2d");
     page.measure.font = font;
-    page.widths.set(key, page.measure.measureText(text).width);
+    page.widths.set(key, page.measure.measureText(text));
   }
   return page.widths.get(key);
+}
+
+// A label's width in px.
+function text_width(page, font, text) {
+  return text_metrics(page, font, text).width;
+}
+
+// A font's height in px (its ascent and descent): what a label of any text takes across its line.
+function font_height(page, font) {
+  const m = text_metrics(page, font, "");
+  return m.fontBoundingBoxAscent + m.fontBoundingBoxDescent;
+}
+
+// Every axis that names the classes, with its figure and side.
+function class_axes(a) {
+  const { lab_axes: lab, lab_figs: figs } = a;
+  return [[a.axes.logit_x, a.figs.logit, "below"], [a.axes.prob_x, a.figs.prob, "below"],
+    [lab.jacobian_x, figs.jacobian, "below"], [lab.jacobian_y, figs.jacobian, "left"],
+    [lab.attention_x, figs.attention, "below"], [lab.attention_y, figs.attention, "left"],
+    [lab.router_x, figs.router, "below"]];
+}
+
+// The class names on every class axis, shortened to the room each figure's layout gives them (frame.mjs
+// class_labels). A figure not laid out yet shows the names whole: its first layout draws again.
+function fit_class_axes(page, s) {
+  const { a } = page;
+  const many = s.names.length > a.view.many_classes;
+  for (const [axis, fig, side] of class_axes(a)) {
+    const font = `${scalar(axis.major_label_text_font_style)} ${scalar(axis.major_label_text_font_size)} ` +
+      scalar(axis.major_label_text_font);
+    const width_of = (text) => text_width(page, font, text);
+    let fitted = { angle: side === "below" && many ? Math.PI / 4 : 0, labels: [...s.names] };
+    if (fig.visible && inner_width_of(fig) > 0) {
+      const range = side === "below" ? fig.x_range : fig.y_range;
+      const per_class = (side === "below" ? fig.inner_width : fig.inner_height) / Math.abs(range.end - range.start);
+      fitted = class_labels(s.names, {
+        side, per_class, many, height: font_height(page, font),
+        lead: scalar(fig.min_border_left) + (0 - Math.min(range.start, range.end)) * per_class,
+        depth: a.view.name_depth * (side === "below" ? fig.outer_height : fig.outer_width),
+      }, width_of);
+    }
+    if (JSON.stringify(axis.formatter.args.names) !== JSON.stringify(fitted.labels)) {
+      axis.formatter.args = { names: fitted.labels };
+    }
+    set_if_changed(axis, { major_label_orientation: fitted.angle });
+  }
 }
 
 // ---- readouts: from one frame to the next a readout changes its numbers, not its elements --------------
@@ -298,10 +342,7 @@ function draw_axes(page, s, f) {
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
   for (const axis of [a.axes.logit_x, a.axes.prob_x]) {
     axis.ticker.ticks = f.sources.probs.x;
-    axis.formatter.args = { names: [...s.names] };
-    axis.setv({
-      major_label_orientation: f.many ? Math.PI / 4 : 0, major_label_text_font_size: f.many ? size.ticks_many : size.ticks,
-    });
+    axis.major_label_text_font_size = f.many ? size.ticks_many : size.ticks; // their names and angle: fit_class_axes
   }
   a.glyphs.point_labels.visible = !f.many;
   page.applied.axes = axes;
@@ -395,6 +436,8 @@ function draw_fonts(page, s) {
       axis.setv({ axis_label_text_font: font, major_label_text_font: font });
     }
     for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
+    // The labels fitted again in the font now drawn: a Hangul name is as wide as its font makes it.
+    if (!page.gesture) draw(page, now(page));
   });
 }
 
@@ -404,7 +447,7 @@ function draw_fonts(page, s) {
  * 25 or nothing, by locale, before the page could say why), announced as the spin buttons they act as. */
 function inputs_html(s, t, rules) {
   const fields = s.names.map((name, k) =>
-    `<label><span>${escape_html(name)}</span><input class="logit-input" type="text" inputmode="decimal" ` +
+    `<label><span title="${escape_html(name)}">${escape_html(name)}</span><input class="logit-input" type="text" inputmode="decimal" ` +
     `spellcheck="false" autocomplete="off" role="spinbutton" aria-valuemin="${-rules.logit}" ` +
     `aria-valuemax="${rules.logit}" aria-valuenow="${s.z[k]}" value="${logit_text(s.z[k])}" data-k="${k}" ` +
     `aria-label="${escape_html(fill(t.input_label, { name }))}"></label>`).join("");
@@ -451,29 +494,42 @@ function show_live(page, text) {
   if (region && region.textContent !== text) region.textContent = text;
 }
 
-// The served app's path and address: Python's where the explainer is embedded in another page (Bokeh's
-// server_document), the page's own where the page is the app (app/page.py, one explainer for every visitor,
-// built without them).
-const app_path_of = (a) => a.app_path || location.pathname;
-const app_url_of = (a) => a.app_url || `${location.origin}${location.pathname}`;
+/** Where the served app is: its address, its link (query text) and whether this page is the app itself (its
+ * address bar then holds the lesson). The page's own where the page is the app (app/page.py: one explainer for
+ * every visitor, built with no address); Python's where it built the explainer in a session of its own (an
+ * `Explainer` in an app of one's own); and where the app is embedded in another page (server_document), the
+ * box its session's bridge drew the explainer in names them (static/session_bridge.mjs): that page's own
+ * address and query are not the app's. Null until the explainer is drawn. */
+function served_home(page) {
+  if (page.home) return page.home;
+  const { a } = page;
+  const root = element_of(page, a.root);
+  if (!root) return null;
+  const box = root.closest("[data-softmax-explainer-app]");
+  page.home = box ? { url: box.getAttribute("data-softmax-explainer-app"), own: false,
+    link: box.getAttribute("data-softmax-explainer-app-link") ?? "" }
+    : { url: a.app_url || `${location.origin}${location.pathname}`, link: location.search,
+      own: location.pathname === (a.app_path || location.pathname) };
+  return page.home;
+}
 
 // The lesson in the address bar: the exported file keeps it in the hash, the served app in the query (only
 // where it is the page itself, not embedded in another page); a notebook leaves the address alone.
 function write_link(page, s) {
   const { a } = page;
+  if (a.mode === "served" && !served_home(page)?.own) return;
   const link = link_of(s, a.strings, a.rules);
   if (page.applied.link === link) return;
   page.applied.link = link;
   if (a.mode === "file" && page.link_ready) history.replaceState(history.state, "", `#${link}`);
-  if (a.mode === "served" && location.pathname === app_path_of(a)) {
-    history.replaceState(history.state, "", `?${link}${location.hash}`);
-  }
+  if (a.mode === "served") history.replaceState(history.state, "", `?${link}${location.hash}`);
 }
 
 function connection_html(page, s, t) {
   if (!page.connection) return "";
   const { a } = page;
   const link = link_of(s, a.strings, a.rules);
-  const url = location.pathname === app_path_of(a) ? `?${link}` : `${app_url_of(a)}?${link}`;
+  const home = served_home(page);
+  const url = home.own ? `?${link}` : `${home.url}?${link}`;
   return `<div class="connection">${fill(t[`connection_${page.connection}`], { url: escape_html(url) })}</div>`;
 }

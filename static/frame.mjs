@@ -108,7 +108,7 @@ export function frame(s, t, view, { text = true } = {}) {
     sources: {
       logits: { z: [...z], name: [...s.names] },
       probs: { x, p: n.p, label: n.log_p.map(fmt_exp_text), is_true: x.map((k) => (k === y ? 1 : 0)),
-        label_y: [...n.p], label_alpha: x.map(() => 1) },
+        label_y: [...n.p], label_alpha: x.map(() => 1), name: [...s.names] },
       neg_grad: { x, g: n.g },
       arrows: drawn_arrows(z, n.g, [lo, hi], view),
       target: { x, y: n.target, x0: x.map((k) => k - half), x1: x.map((k) => k + half) },
@@ -164,4 +164,65 @@ export function fit(f, room, view) {
     return z >= 0 ? 2 - z * logit.y : -2 - h - z * logit.y;
   });
   return 2 * r;
+}
+
+const ELLIPSIS = "\u2026";
+
+// A text's characters as a reader counts them: a Hangul syllable, a letter with its marks, an emoji sequence.
+const graphemes = (text) => Array.from(new Intl.Segmenter().segment(text), (g) => g.segment);
+
+/** `text` in at most `room` px (`width_of(text)`: its width): whole, or its longest start of whole characters
+ * that fits with "…" after it, the spaces before the "…" left out; "" where not even "…" fits. */
+export function shortened(text, room, width_of) {
+  if (width_of(text) <= room) return text;
+  if (width_of(ELLIPSIS) > room) return "";
+  const parts = graphemes(text);
+  const cut = (n) => parts.slice(0, n).join("").trimEnd() + ELLIPSIS;
+  let [fits, over] = [0, parts.length]; // cut(fits) fits, cut(over) would be the whole text
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    if (width_of(cut(mid)) <= room) fits = mid;
+    else over = mid;
+  }
+  return cut(fits);
+}
+
+/** `text` in lines of at most `room` px, broken only at a `separator` (which ends no line); a part wider than
+ * `room` is a line of its own. */
+export function wrapped(text, room, width_of, separator = " \u00b7 ") {
+  const lines = [];
+  for (const part of text.split(separator)) {
+    const longer = lines.length ? `${lines.at(-1)}${separator}${part}` : part;
+    if (lines.length && width_of(longer) <= room) lines[lines.length - 1] = longer;
+    else lines.push(part);
+  }
+  return lines;
+}
+
+/** The class names as an axis draws them, each shortened to the room its class has (the full names are in the
+ * table and in the bars' hover), and the angle they are drawn at. `axis` in px: `side` ("below" or "left"),
+ * `per_class` (the distance between two classes' ticks), `height` (a label's: its font's ascent and descent),
+ * `lead` (from the canvas's edge to the first tick), `depth` (how far the labels may reach from the axis) and
+ * `many` (more classes than fit side by side). Labels never meet: side by side each is at most its class's width
+ * less a quarter of its height (a gap the eye reads between two names); slanted they are as steep as keeps each
+ * clear of the next, and a shallow slant's first labels end inside the canvas; where even upright ones would
+ * touch, every other one is left out. Below, `many` labels slant, and fewer slant where that shows more of them. */
+export function class_labels(names, axis, width_of) {
+  const { per_class: w, height: h, lead, depth } = axis;
+  const every = Math.ceil((h + 1) / w);
+  if (axis.side === "left") {
+    return { angle: 0, labels: names.map((name, k) => (k % every ? "" : shortened(name, depth, width_of))) };
+  }
+  const angle = Math.max(Math.PI / 4, Math.asin(Math.min(1, (h + 1) / (every * w))));
+  const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
+  const slanted = names.map((name, k) => {
+    if (k % every) return "";
+    const deep = (depth - h * cos) / sin;
+    const inside = cos > 1e-9 ? (lead + k * w - (h / 2) * sin) / cos : Infinity;
+    return shortened(name, Math.min(deep, inside), width_of);
+  });
+  if (axis.many) return { angle, labels: slanted };
+  const across = names.map((name) => shortened(name, w - h / 4, width_of));
+  const shown = (labels) => labels.reduce((n, label) => n + graphemes(label.replace(/\u2026$/, "")).length, 0);
+  return shown(slanted) > shown(across) ? { angle, labels: slanted } : { angle: 0, labels: across };
 }

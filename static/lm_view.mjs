@@ -236,8 +236,7 @@ function draw_lm(page, s, t, live = false) {
   const names = JSON.stringify(s.names);
   if (page.applied.lm_names !== names) {
     for (const axis of [a.lab_axes.attention_x, a.lab_axes.attention_y, a.lab_axes.router_x]) {
-      axis.ticker.ticks = s.z.map((_, k) => k);
-      axis.formatter.args = { names: [...s.names] };
+      axis.ticker.ticks = s.z.map((_, k) => k); // their names: draw.mjs fit_class_axes
     }
     page.applied.lm_names = names;
   }

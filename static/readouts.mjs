@@ -33,6 +33,12 @@ function label(text) {
   return `<span class="label">${text}</span>`;
 }
 
+// A class name (escaped) in a line with no room for a long one: cut with "…" by the page's CSS, whole in its title
+// (on hover) and in the table.
+function name_span(name) {
+  return `<span class="name" title="${name}">${name}</span>`;
+}
+
 // A readout's value with its exact number as data-value (for tests and tools), and a remark beside it.
 function value_span(x, text) {
   return `<span class="value" data-value="${x}">${text}</span>`;
@@ -79,16 +85,17 @@ export function render_readouts(n, s, t) {
     // thead and tbody written out: the parser adds a tbody the HTML lacks, and a frame whose HTML is not the
     // shape the page shows is written whole (draw.mjs patch_html), every cell afresh on every drag frame.
     probs: `<table><thead>${table_row(head, "th")}</thead><tbody>${body.join("")}</tbody></table>`,
-    // The value before the name: a long name is what the line clips.
-    py: `${label(t.py)} <span class="value">${fmt_exp(n.log_p[y])}</span> <span class="aside">(${names[y]})</span>`,
+    // The value before the name: a long name is what the line shortens.
+    py: `<div class="line">${label(t.py)} <span class="value">${fmt_exp(n.log_p[y])}</span> ` +
+      `<span class="aside">(${name_span(names[y])})</span></div>`,
     loss: `${label(eps ? t.loss_smoothed : t.loss)} ${info(n.loss)} <span class="start">· ${start}</span>`,
     entropy: `${label(t.entropy)} ${info(n.entropy)}` +
       ` <span class="aside">≤ ${t.entropy_max} = ${fixed3(log_k, unit)} = ${fixed3(log_k_other, other)}</span>`,
     lse: `${label(t.lse)} <span class="value">${fmt(n.lse)}</span>` +
       ` <span class="aside">${fmt(zmax)} ≤ ${fmt(n.lse)} ≤ ${fmt(zmax + n.ln_k)}</span>`,
     arrows: `${label(t.arrow_sum)} <span class="value">${fmt(n.g_sum)}</span>`,
-    formula: `${label(t.formula)} p<sub>${names[y]}</sub> = <span class="frac"><span>e<sup>z<sub>` +
-      `${names[y]}</sub>/T</sup></span><span>Σ<sub>k</sub> e<sup>z<sub>k</sub>/T</sup></span></span> = ` +
+    formula: `${label(t.formula)} p<sub>${name_span(names[y])}</sub> = <span class="frac"><span>e<sup>z<sub>` +
+      `${name_span(names[y])}</sub>/T</sup></span><span>Σ<sub>k</sub> e<sup>z<sub>k</sub>/T</sup></span></span> = ` +
       `<span class="frac"><span>${fmt_exp(s.z[y] / T)}</span><span>${fmt_exp(n.lse)}</span></span>` +
       ` = <span class="value">${fmt_exp(n.log_p[y])}</span>`,
     floor: `${label(t.floor)} ${info(n.floor)}` + (eps ? "" : ` <span class="aside">· ${t.floor_zero}</span>`),
