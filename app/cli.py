@@ -40,9 +40,9 @@ def _usage():
             lines.append(line.rstrip())
             line = " " * (len(lead) + 4)
         line += f"{word} "
-    serve = ("       softmax-explainer serve [--workers N] [options for panel serve, e.g. --port 5006 --show] "
-             "[--args --lang ko]")
-    return "\n".join([*lines, line.rstrip(), serve])
+    serve = ["       softmax-explainer serve [--workers N] [--port 5006] [--address 127.0.0.1]",
+             "                               [options for panel serve, e.g. --show] [--args --lang ko]"]
+    return "\n".join([*lines, line.rstrip(), *serve])
 
 
 USAGE = _usage()
@@ -55,20 +55,25 @@ def main(argv=None):
             from . import export
 
             return export.main(argv[1:], prog=EXPORT)
-        if argv[:1] == ["serve"] and any(a.partition("=")[0] == "--workers" for a in argv):
+        if argv[:1] == ["serve"]:
             from . import stack
 
-            return stack.main(argv[1:])
-        if argv[:1] == ["serve"]:
-            import tempfile
-            from pathlib import Path
-
+            try:
+                options = stack.split_args(argv[1:])
+            except stack.StackError as e:
+                stack.say(str(e))
+                return 2
+            if options.workers is not None:
+                return stack.main(options)
             from .page import write_scripts
-            from .server import serve_command
+            from .server import run_folder, serve_command
 
-            # The explainer's scripts, one file a language that browsers keep (app/page.py); a folder of this run.
-            scripts = write_scripts(Path(tempfile.mkdtemp(prefix="softmax-explainer-scripts-")))
-            command, env = serve_command(argv[1:], scripts=scripts)
+            # The explainer's scripts, one file a language that browsers keep (app/page.py), in a folder of this run
+            # that the server removes when it stops (the execve below keeps this process's id, which names it).
+            scripts = write_scripts(run_folder(stack.say))
+            served = ["--port", str(options.port), "--address", options.address,
+                      *(f"--allow-websocket-origin={o}" for o in options.origins), *options.rest]
+            command, env = serve_command(served, scripts=scripts)
             if os.name == "posix":
                 # Panel's server takes this process's place: a service manager's SIGTERM reaches the server
                 # itself, where a child would outlive its killed parent and keep the port.

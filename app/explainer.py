@@ -54,39 +54,37 @@ def visitor_path():
     return getattr(getattr(context, "request", None), "path", None)
 
 
-AUTOLOAD = "/autoload.js"
+# Where Bokeh's routes for an app end: an app embedded with `server_document` is requested at its autoload.js, and a
+# session may be made at its websocket (from an embed's token, on another process behind nginx).
+APP_ROUTES = ("/autoload.js", "/ws")
 
 
-def _served_context():
+def served_context():
     """(mode, app path, app URL): "served" inside a `panel serve` session (where links live in the query).
 
-    The URL is the app's own address for "copy link", from the request this server answered (an app embedded
-    with Bokeh's `server_document` is requested at its autoload.js). Never from a request argument such as
-    `bokeh-absolute-url`: a link could name any address there.
+    The URL is the app's own address for "copy link", from the request this server answered. Never from a request
+    argument such as `bokeh-absolute-url`: a link could name any address there.
     """
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return "notebook", "", ""
     request = pn.state.curdoc.session_context.request
     path = visitor_path() or ""
-    path = path[: -len(AUTOLOAD)] if path.endswith(AUTOLOAD) else path
+    for route in APP_ROUTES:
+        path = path.removesuffix(route)
     host = getattr(request, "host", None)
     return "served", path, f"{request.protocol}://{host}{path}" if host else ""
 
 
 def lesson_from_query(query, lang="en"):
-    """The lesson a served page's raw query text describes (the app reads its query itself: app/link.py)."""
-    state, _ = parse_link(link_pairs(query), lang)
+    """The lesson a served page's raw query text describes (the app reads its query itself: app/link.py).
+
+    The `bokeh-*` keys Bokeh's embedding adds to an autoload request are not the link's, so no notice names
+    them; a page request that carries one never gets here (app/server.py redirects it).
+    """
+    state, _ = parse_link([(k, v) for k, v in link_pairs(query) if not k.startswith("bokeh-")], lang)
     lesson = Lesson(lang=state["lang"])
     lesson.set_state(state)
     return lesson
-
-
-def session_explainer(lesson):
-    """The whole explainer of `lesson` in the served session being opened, for an app embedded in another page
-    with `server_document` (app/page.py `serve_session`; a page of our own shares one explainer)."""
-    explainer = Explainer(lesson=lesson)
-    pn.state.curdoc.js_on_event("connection_lost", explainer._doc.callback)
-    return explainer
 
 
 class Wired(param.Parameterized):
@@ -155,7 +153,7 @@ class Explainer(Wired, pn.viewable.Viewer):
         if not isinstance(lesson, Lesson):
             raise TypeError(f"Explainer(lesson=...) takes a Lesson, got {type(lesson).__name__}")
         super().__init__(**params)
-        mode, app_path, app_url = _served_context()
+        mode, app_path, app_url = served_context()
         self._doc = build(self.lesson.state(), mode=mode, app_path=app_path, app_url=app_url)
         self._pane = pn.pane.Bokeh(self._doc.layout)
         self._push_waiting = False

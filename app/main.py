@@ -16,9 +16,9 @@ import sys
 import panel as pn
 
 from app.explainer import visitor_path
-from app.page import serve_session
+from app.page import explainer_parts, serve_session
 from app.serve_args import UsageError, parse_serve_args
-from app.server import install
+from app.server import install, settle_heap
 
 install()
 
@@ -32,3 +32,6 @@ except UsageError as e:
     pn.pane.Str(line).servable(title="softmax-explainer", location=False)
 else:
     serve_session(options.lang)
+    if visitor_path() is None:  # --warm: the first visitor's page is built now, and kept with the rest
+        explainer_parts(options.lang)
+        settle_heap()

@@ -14,9 +14,12 @@ a 587-model document (tests/benchmarks/bench_class.py).
 language's explainer script (1.1 MB, the same for every visitor) to a file named by its content's hash and serves
 that folder (the fonts' style is a file there too), so a page's HTML is a few kB of links and a browser keeps the
 script across reloads and lessons; nginx sends it gzipped from the disk (app/stack.py). Plain `panel serve
-app/main.py` has no such folder, and its pages carry the script inline. An app embedded in another page with
-Bokeh's `server_document` (autoload.js) gets the whole explainer in its session, as before: its page is not ours to
-write.
+app/main.py` has no such folder, and its pages carry the script inline.
+
+An app embedded in another page with Bokeh's `server_document` (autoload.js) has the same session of a wire: its page
+is not ours to write, so the bridge puts the shared explainer into it (`embed_parts`), and a learner's autoload
+request costs what a page request costs. Building a whole explainer per autoload request let one client freeze a
+class (tests/benchmarks/bench_embed_load.py).
 """
 
 import gzip
@@ -26,18 +29,21 @@ import os
 import re
 from functools import cache
 from pathlib import Path
+from urllib.parse import quote
 
 import panel as pn
 from bokeh.core.templates import JS_RESOURCES
+from bokeh.document import Document
 from bokeh.embed import components
 from bokeh.embed.bundle import bundle_for_objs_and_resources
+from bokeh.io.doc import patch_curdoc
 from bokeh.models import CustomJS, Div
 from bokeh.server.views.static_handler import StaticHandler
 from markupsafe import Markup
 
 from . import bundle
 from .document import VIEWPORT_META, WireModel, build
-from .explainer import AUTOLOAD, Wired, lesson_from_query, session_explainer, visitor_path
+from .explainer import Wired, lesson_from_query, served_context
 from .export import OwnOnly
 from .server import SCRIPTS_ENV, SCRIPTS_ROUTE, release_memory_soon
 from .state import Lesson
@@ -63,7 +69,11 @@ def built_parts(lang):
     resources = OwnOnly("server", root_url="", path_versioner=StaticHandler.append_version)
     needed = bundle_for_objs_and_resources([doc.layout], resources)
     scripts = JS_RESOURCES.render(js_files=needed.js_files, js_raw=needed.js_raw)
-    script, div = components(doc.layout, theme=None)
+    # `components` copies the current document's JS event callbacks into the page: under a blank document of its
+    # own it copies none, not a session's (built during --warm) nor a destroyed document's (which raises).
+    blank = Document()
+    with patch_curdoc(blank):
+        script, div = components(doc.layout, theme=None)
     return {"explainer_js": scripts, "explainer_head": bundle.fonts_head(),
             "explainer_body": f"{div}{script}"}
 
@@ -108,15 +118,49 @@ def explainer_parts(lang):
     return {key: Markup(value) for key, value in parts.items()}
 
 
-class ServedPage(Wired):
-    """A visitor's session: the page's lesson through the session's own wire, in the session's document."""
+# Bokeh's autoload request names the element it embeds into; the arguments travel in the session's signed token, so a
+# session that another process makes from that token (behind nginx: the embedding page sends no cookie) knows them.
+AUTOLOAD_ELEMENT = "bokeh-autoload-element"
 
-    def __init__(self, doc, **params):
+
+def embed_link(request):
+    """The link of an app embedded with `server_document`: its autoload request's arguments without Bokeh's own, as
+    query text (the page reads the same text by the same rules); None when the session is not an embed's.
+
+    >>> class Request: arguments = {"bokeh-autoload-element": [b"p1"], "z": [b"1,2,3"], "names": ["a b,é,c".encode()]}
+    >>> embed_link(Request())
+    'z=1%2C2%2C3&names=a%20b%2C%C3%A9%2Cc'
+    >>> embed_link(None) is None
+    True
+    """
+    arguments = getattr(request, "arguments", None) or {}
+    if AUTOLOAD_ELEMENT not in arguments:
+        return None
+    # Tornado's keys are the query's bytes read as Latin-1; its values, the bytes.
+    return "&".join(f"{quote(key.encode('latin-1', 'replace'), safe='')}={quote(value, safe='')}"
+                    for key, values in arguments.items() if not key.startswith("bokeh-") for value in values)
+
+
+def embed_parts(lang, link):
+    """What the bridge puts into a page that embeds the app: the shared explainer's element and script
+    (`explainer_parts`: a link to the script file when the server has one, which the browser keeps, else the script
+    itself), the fonts' style, the app's address (for its relative links, "copy link" and the server's return: from
+    the request this server answered, never from a request argument) and the embed's link."""
+    parts = explainer_parts(lang)
+    return {"url": served_context()[2], "link": link, "head": str(parts["explainer_head"]),
+            "body": str(parts["explainer_body"])}
+
+
+class ServedPage(Wired):
+    """A visitor's session: the page's lesson through the session's own wire, in the session's document. With `embed`
+    (an app embedded in another page: `embed_parts`), the bridge puts the shared explainer into that page too."""
+
+    def __init__(self, doc, embed=None, **params):
         super().__init__(**params)
         wire = WireModel(text="", name="session_wire")
         self._bind(wire)
-        bridge = CustomJS(code=bundle.read("session_bridge.mjs"), args={"wire": wire})
         root = Div(visible=False, name="session")
+        bridge = CustomJS(code=bundle.read("session_bridge.mjs"), args={"wire": wire, "root": root, "embed": embed})
         # What puts the wire in the document Python syncs: a document event's callback is sent with the document,
         # not kept among its models, and the page's writes to a model the server does not hold would be refused.
         root.js_on_change("visible", bridge)
@@ -128,16 +172,15 @@ class ServedPage(Wired):
 
 
 def serve_session(lang="en"):
-    """Fill the served session being opened (Panel's current document): a page request gets the shared
-    explainer and a `ServedPage`; an autoload.js request (an app embedded elsewhere) the whole `Explainer`.
-    The lesson is the one the query describes (`lang` when it names no language). Returns the session's
-    lesson holder (`.lesson`, `.page_state`, `.document`)."""
+    """Fill the served session being opened (Panel's current document) with a `ServedPage`, for a page of ours or for
+    an app embedded elsewhere (an autoload.js request, or a session made from its token). The lesson is the one the
+    query describes (`lang` when it names no language). Returns the session's lesson holder (`.lesson`,
+    `.page_state`, `.document`)."""
     doc = pn.state.curdoc
     doc.on_session_destroyed(release_memory_soon)
-    lesson = lesson_from_query(getattr(doc.session_context.request, "query", "") or "", lang)
+    # No session context: Panel's /liveness?endpoint= builds a document with none.
+    request = doc.session_context.request if doc.session_context else None
+    link = embed_link(request)
+    lesson = lesson_from_query((getattr(request, "query", "") or "") if link is None else link, lang)
     doc.title = TEXT[lesson.lang]["title"]
-    if (visitor_path() or "").endswith(AUTOLOAD):
-        explainer = session_explainer(lesson)
-        explainer.servable(location=False)
-        return explainer
-    return ServedPage(doc, lesson=lesson)
+    return ServedPage(doc, embed=None if link is None else embed_parts(lesson.lang, link), lesson=lesson)

@@ -20,16 +20,26 @@ start-up; the tests' in-process server). `serve_command` is what `softmax-explai
 - **A class that leaves gives its memory back.** A session's document is a few hundred Bokeh models; once
   Bokeh has destroyed the unused sessions, a garbage collection and glibc's `malloc_trim` hand the freed pages
   to the system (without them the process kept its peak: tests/benchmarks/bench_class.py).
+- **Session builds take turns.** Each page request and each embed's autoload request makes a session, a few ms of
+  the process's only thread. Run side by side, a burst of them advanced together and a visitor's gesture, which
+  takes several turns of the event loop, waited for the whole burst (20 autoload requests 4 at a time held it
+  134 ms where it takes 86). One at a time per process (`taking_turns`), the gesture waits for one build at most,
+  and the burst takes as long (tests/benchmarks/bench_embed_load.py).
 - **One line per refusal in the log.** Bokeh logs a message it cannot decode with the whole message and a
   traceback (a 4 MB forged write grew the log by 4.2 MB); those records are cut to one short line.
 """
 
+import asyncio
+import atexit
 import ctypes
 import gc
 import logging
 import os
 import secrets
+import shutil
+import signal
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import unquote_plus
 
@@ -38,7 +48,10 @@ QUERY_FIELDS_MAX = 1 << 16  # more than a request line (Tornado: 64 kB) can hold
 LOG_LINE_MAX = 300  # characters of one log record from Bokeh's server
 SCRIPTS_ENV = "SOFTMAX_EXPLAINER_SCRIPTS"  # the folder app/page.py `write_scripts` filled, named to the server
 SCRIPTS_ROUTE = "explainer-static"  # where the server serves that folder (panel serve --static-dirs)
-QUIETED = ("bokeh.server.views.ws", "bokeh.server.protocol_handler", "bokeh.server.session", "tornado.websocket")
+# Loggers whose records a request can cause, each cut to one line: Tornado's "Uncaught exception" (a websocket
+# handshake with a bad or missing token), Bokeh's messages it cannot decode.
+QUIETED = ("bokeh.server.views.ws", "bokeh.server.protocol_handler", "bokeh.server.session", "tornado.websocket",
+           "tornado.application", "tornado.general")
 
 
 def bokeh_free(query):
@@ -69,8 +82,22 @@ def guard(user_info, path):
     clean = bokeh_free(getattr(request, "query", "") or "")
     if clean is None:
         return True
-    segment = path.rstrip("/").rsplit("/", 1)[-1] or "."
-    return f"{segment}?{clean}" if clean else segment
+    return redirect_without_keys(path, clean)
+
+
+def redirect_without_keys(path, clean):
+    """Where `guard` sends a request for `path` whose query without `bokeh-*` keys is `clean`: relative, so that it
+    stays on the address the visitor used (a proxy's path prefix, a trailing slash) with the query alone changed.
+
+    >>> from urllib.parse import urljoin
+    >>> urljoin("http://h/pre/main/?bokeh-token=x&z=1", redirect_without_keys("/main/", "z=1"))
+    'http://h/pre/main/?z=1'
+    >>> [urljoin(f"http://h{p}?bokeh-token=x", redirect_without_keys(p, "")) for p in ("/main", "/main/")]
+    ['http://h/main', 'http://h/main/']
+    """
+    if clean:
+        return f"?{clean}"
+    return "." if path.endswith("/") else path.rsplit("/", 1)[-1]
 
 
 class OneLine(logging.Filter):
@@ -88,6 +115,14 @@ class OneLine(logging.Filter):
 
 RELEASE_AFTER_S = 1.0  # seconds after a session is destroyed: one release for a class that leaves together
 _release = {"pending": False}
+
+
+def settle_heap():
+    """Once the process has built what it keeps for its life (Bokeh, Panel, the shared explainer), hand it to the
+    garbage collector's permanent generation: a full collection no longer walks those 180,000 objects (60-90 ms of
+    the only thread, every time sessions ended or Bokeh's churn triggered one), only what sessions made since."""
+    gc.collect()
+    gc.freeze()
 
 
 def _release_memory():
@@ -108,9 +143,43 @@ def release_memory_soon(session_context):
         IOLoop.current().call_later(RELEASE_AFTER_S, _release_memory)
 
 
+def readable_anywhere(handler):
+    """Bokeh's per-app metadata handler, answering any page's script: a served page whose server went away asks it
+    whether an app process is back (static/startup.mjs `lost`), and an embedded app's page is another origin. It
+    holds the app's path and no session."""
+
+    class Metadata(handler):
+        def set_default_headers(self):
+            super().set_default_headers()
+            self.set_header("Access-Control-Allow-Origin", "*")
+
+    return Metadata
+
+
+# Bokeh's per-app routes whose requests make a session: the page (Panel's DocHandler) and an embed's autoload.js.
+BUILDING_ROUTES = ("/?", "/autoload.js")
+_TURN = asyncio.Lock()  # bound to the server's event loop at its first use
+
+
+def taking_turns(handler):
+    """A per-app handler whose requests make their session one at a time in this process: first come, first
+    served (asyncio's lock is fair), and between two builds the loop serves everyone else."""
+
+    class TakingTurns(handler):
+        takes_turns = True
+
+        async def get(self, *args, **kwargs):
+            async with _TURN:
+                await super().get(*args, **kwargs)
+
+    TakingTurns.__name__ = TakingTurns.__qualname__ = f"TakingTurns{handler.__name__}"
+    return TakingTurns
+
+
 def install():
     """Apply the serving rules above to this process (idempotent)."""
     import panel as pn
+    from panel.io.server import per_app_patterns
     from tornado import httputil
 
     # Panel keeps a config value set while a session's document is current (as when --warm runs app/main.py)
@@ -123,6 +192,60 @@ def install():
         logger = logging.getLogger(name)
         if not any(isinstance(f, OneLine) for f in logger.filters):
             logger.addFilter(OneLine())
+    # `softmax-explainer serve` made the scripts' folder for this process alone (`run_folder`, before its execve):
+    # it goes when the server stops (Bokeh stops on SIGTERM and Ctrl-C by returning, so atexit runs).
+    folder = os.environ.get(SCRIPTS_ENV)
+    if folder and Path(folder).name.startswith(f"{RUN_PREFIX}{os.getpid()}-") and not _owned:
+        _owned.append(folder)
+        atexit.register(shutil.rmtree, folder, True)
+    # Panel's server reads the routes when it starts, after --warm has run this.
+    for i, (route, handler) in enumerate(per_app_patterns):
+        if route == "/metadata" and handler.__name__ != "Metadata":
+            per_app_patterns[i] = (route, readable_anywhere(handler))
+        if route in BUILDING_ROUTES and not getattr(handler, "takes_turns", False):
+            per_app_patterns[i] = (route, taking_turns(handler))
+
+
+RUN_PREFIX = "softmax-explainer-"  # a run's folder in the temporary directory: RUN_PREFIX, its process id, "-", …
+_owned = []  # the run folder this process removes at exit
+
+
+def run_folder(say=lambda line: None):
+    """A new folder for this run in the temporary directory, named by this process's id, which `os.execve` keeps
+    (app/cli.py) and which `install` reads to remove it at exit. First the folders of runs whose process is gone
+    are removed: a run killed outright (SIGKILL) leaves its folder, 3 MB of scripts and more, and a stack's nginx
+    that may still hold its port, which is stopped here and told to `say`."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{RUN_PREFIX}*-*"):
+        pid = folder.name[len(RUN_PREFIX):].split("-", 1)[0]
+        if not pid.isascii() or not pid.isdigit() or _alive(int(pid)) or not folder.is_dir() \
+                or folder.stat().st_uid != os.getuid():
+            continue
+        nginx = _left_nginx(folder)
+        if nginx is not None:
+            os.kill(nginx, signal.SIGTERM)
+            say(f"stopped nginx (pid {nginx}), left running by a stack that was killed (process {pid})")
+        shutil.rmtree(folder, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-"))
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
+def _left_nginx(folder):
+    """The pid of a live nginx that runs from `folder` (its pid file, and its command line naming the folder)."""
+    try:
+        pid = int((folder / "nginx.pid").read_text().strip())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()  # nginx's master rewrites it as one line
+    except (OSError, ValueError):
+        return None
+    return pid if str(folder).encode() in command and _alive(pid) else None
 
 
 def with_static_dir(argv, pair):

@@ -77,8 +77,10 @@ function listen(page) {
   // theme=auto: the reader switches the system's dark mode, and the page follows at once.
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener("change", () => draw(page, now(page)));
   // A page opened without a link keeps its plain address until the learner changes something; one opened
-  // with a link gets it back cleaned (defaults in place of what could not be used).
-  if (!(a.mode === "file" ? location.hash : location.search).replace(/^[#?]/, "")) {
+  // with a link gets it back cleaned (defaults in place of what could not be used). An embedded app's link is
+  // its own, not the embedding page's (draw.mjs served_home).
+  const link = a.mode === "file" ? location.hash : a.mode === "served" ? served_home(page).link : location.search;
+  if (!link.replace(/^[#?]/, "")) {
     page.applied.link = link_of(now(page), a.strings, a.rules);
     // Where the learner was on the guided path, when they come back to the plain address.
     const { step } = stored_tour();
@@ -103,8 +105,9 @@ function listen(page) {
     read_link(page);
   }
   // A served page that is the app itself (app/page.py: one explainer for every visitor) reads its query as the
-  // exported file reads its hash; Python has read the same query, by the same rules, for the session's lesson.
-  if (a.mode === "served" && !a.app_path) read_link(page, location.search);
+  // exported file reads its hash, and an embedded app the link its bridge names; Python has read the same query,
+  // by the same rules, for the session's lesson.
+  if (a.mode === "served" && !a.app_path) read_link(page, link);
 }
 
 function read_link(page, link = location.hash) {
@@ -121,7 +124,7 @@ function read_link(page, link = location.hash) {
 function copy_link(page) {
   const { a } = page;
   const link = link_of(now(page), a.strings, a.rules);
-  const url = a.mode === "served" ? `${app_url_of(a)}?${link}`
+  const url = a.mode === "served" ? `${served_home(page).url}?${link}`
     : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
   const say = (key) => {
     page.local_notice = `${key}:${url}`;
@@ -142,9 +145,15 @@ function download_png(page) {
   const size = parseFloat(a.sizes[s.lecture ? "lecture" : "normal"].labels) * 1.3;
   const out = document.createElement("canvas");
   out.width = layers.reduce((w, c) => w + c.width, 0);
-  const band = Math.ceil(2.2 * size);
-  out.height = Math.max(...layers.map((c) => c.height)) + band;
   const ctx = out.getContext("2d");
+  const font = (px) => `${px}px ${a.view.font}`;
+  ctx.font = font(size);
+  // A long class name takes the caption onto more lines (broken between its parts) before its text gets smaller.
+  const room = out.width - 2 * size;
+  const lines = wrapped(caption, room, (text) => ctx.measureText(text).width);
+  const fitted = Math.min(size, size * room / Math.max(...lines.map((line) => ctx.measureText(line).width)));
+  const band = Math.ceil((0.9 + 1.3 * lines.length) * size);
+  out.height = Math.max(...layers.map((c) => c.height)) + band; // which resets the context's font
   const theme = a.themes[shown_theme(s)];
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, out.width, out.height);
@@ -153,13 +162,10 @@ function download_png(page) {
     ctx.drawImage(layer, x, 0);
     x += layer.width;
   }
-  const font = (px) => `${px}px ${a.view.font}`;
-  ctx.font = font(size);
-  const fitted = Math.min(size, size * (out.width - 2 * size) / ctx.measureText(caption).width);
   ctx.font = font(fitted);
   ctx.fillStyle = theme.fg;
   ctx.textBaseline = "middle";
-  ctx.fillText(caption, size, out.height - band / 2);
+  lines.forEach((line, i) => ctx.fillText(line, size, out.height - band + (0.45 + 1.3 * (i + 0.5)) * size));
   out.toBlob((blob) => {
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
@@ -179,12 +185,18 @@ function lost(page) {
   if (page.a.mode !== "served" || page.connection) return;
   page.connection = "lost";
   draw(page, now(page));
-  // HEAD: any answer at all (Tornado's 405 included) means the server is back, and it opens no session.
-  const poll = () => fetch(app_url_of(page.a), { method: "HEAD", mode: "no-cors", cache: "no-store" })
-    .then(() => {
+  // Back is an app process's answer: the app's metadata (Bokeh's, answered by the app's server alone, opening no
+  // session; app/server.py lets any page read it, so an embedded app asks too). A proxy's own answer with no
+  // process behind it (nginx's 502) is no answer.
+  const alive = `${served_home(page)?.url ?? `${location.origin}${location.pathname}`}/metadata`;
+  const poll = () => fetch(alive, { cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((meta) => {
+      if (meta?.url === undefined) throw new Error("not back");
       page.connection = "back";
       draw(page, now(page));
-    }, () => setTimeout(poll, POLL_MS));
+    })
+    .catch(() => setTimeout(poll, POLL_MS));
   setTimeout(poll, POLL_MS);
 }
 

@@ -4,10 +4,12 @@ import gzip
 import hashlib
 import json
 import logging
+import os
 import re
-import socket
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,30 +49,121 @@ def test_softmax_explainer_serve_signs_sessions_and_bounds_messages():
     assert other != env["BOKEH_SECRET_KEY"], "a fresh secret each time the environment has none"
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_a_terminated_softmax_explainer_serve_leaves_no_server_behind(tmp_path):
+def listening(port):
+    """The addresses (hex, as /proc/net/tcp writes them) that listen on `port`."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, _, state = line.split()[1:4]
+            address, _, hex_port = local.partition(":")
+            if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                found.add(address)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
+def test_a_terminated_softmax_explainer_serve_leaves_no_server_and_no_folder_behind(tmp_path):
     # Regression: `softmax-explainer serve` ran Panel's server as a child; a SIGTERM (a service manager, a
-    # script's terminate()) killed the wrapper and left the server holding the port.
+    # script's terminate()) killed the wrapper and left the server holding the port. And each start left its 3 MB
+    # folder of scripts in the temporary directory; and it listened on every interface unless told.
     from tests.browser.conftest import free_port, wait_serving
 
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port), "--address", "127.0.0.1"],
-                            cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    port, folder, out = free_port(), tmp_path / "tmp", tmp_path / "serve.log"
+    folder.mkdir()
+    with out.open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port)],
+                                env={**os.environ, "TMPDIR": str(folder)}, cwd=Path(__file__).resolve().parents[1],
+                                stdout=log, stderr=subprocess.STDOUT)
     try:
-        wait_serving(f"http://127.0.0.1:{port}/main", alive=lambda: proc.poll() is None)
+        # It builds both languages' explainers before it listens: long on a machine the other tests keep busy.
+        wait_serving(f"http://127.0.0.1:{port}/main", alive=lambda: proc.poll() is None, log=out.read_text, timeout=180)
+        assert listening(port) == {"0100007F"}, "the loopback alone unless --address says otherwise"
+        assert [f.name.split("-")[2] for f in folder.iterdir()] == [str(proc.pid)], "its folder, named by its pid"
         proc.terminate()
         proc.wait(timeout=10)
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) != 0:
-                    return
+        while listening(port):
+            assert time.monotonic() < deadline, f"something still serves on port {port} after it was terminated"
             time.sleep(0.1)
-        pytest.fail(f"something still serves on port {port} after its softmax-explainer serve was terminated")
+        assert list(folder.iterdir()) == [], "the served process removed its folder of scripts"
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_next_start_removes_what_a_run_killed_outright_left(tmp_path, monkeypatch):
+    """A run killed by SIGKILL keeps its folder (3 MB of scripts, a stack's export) and maybe an nginx that holds its
+    port: the next start removes the one and stops the other (a process whose command line names the folder)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen([sys.executable, "-c", ""])
+    ended.wait()  # its pid names no process now
+    stale = tmp_path / f"{server.RUN_PREFIX}{ended.pid}-x"
+    stale.mkdir()
+    (stale / "pages.json").write_text("{}")
+    left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(stale)])
+    (stale / "nginx.pid").write_text(f"{left.pid}\n")
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # names no folder: left alone
+    ours = tmp_path / f"{server.RUN_PREFIX}{os.getpid()}-y"  # a live run's
+    ours.mkdir()
+    (ours / "nginx.pid").write_text(f"{other.pid}\n")
+    try:
+        told = []
+        made = server.run_folder(told.append)
+        assert left.wait(timeout=10) == -signal.SIGTERM and other.poll() is None
+        assert not stale.exists() and ours.exists() and made.name.startswith(f"{server.RUN_PREFIX}{os.getpid()}-")
+        assert len(told) == 1 and f"pid {left.pid}" in told[0], told
+    finally:
+        for proc in (left, other):
+            proc.kill()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG)")
+def test_the_stacks_processes_die_with_it_when_it_is_killed():
+    """A stack killed outright (SIGKILL) left nginx and its processes holding the port: they die with it now."""
+    code = ("import os, subprocess, sys, time; from app.stack import die_with; "
+            "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+            "preexec_fn=die_with(os.getpid())); print(c.pid, flush=True); time.sleep(60)")
+    parent = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
+                              stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while running(child):
+        if time.monotonic() > deadline:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the child outlived its killed parent")
+        time.sleep(0.05)
+
+
+def running(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+# One line, exit code 2, no traceback, before anything starts: ASCII digits only, each option once.
+BAD_SERVE = {
+    "--workers ²": (["--workers", "²"], "--workers takes a whole number"),
+    "--port ²": (["--port", "²"], "--port takes a port number"),
+    "--workers ٣": (["--workers", "٣"], "--workers takes a whole number"),
+    "stack --port ²": (["--workers", "2", "--port=²"], "--port takes a port number"),
+    "--port 0": (["--port", "0"], "--port takes a port number"),
+    "--port twice": (["--port", "5006", "--port", "5007"], "--port is given more than once"),
+    "--workers twice": (["--workers=2", "--workers", "3"], "--workers is given more than once"),
+    "--address twice": (["--address", "127.0.0.1", "--address=0.0.0.0"], "--address is given more than once"),
+    "--port without a value": (["--port"], "--port needs a value"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_SERVE)
+def test_a_bad_serve_option_is_one_line(name):
+    args, says = BAD_SERVE[name]
+    run = subprocess.run([sys.executable, "-m", "app", "serve", *args], cwd=Path(__file__).resolve().parents[1],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run
+    assert says in run.stderr and len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr, run.stderr
 
 
 def test_a_record_of_bokehs_server_is_one_short_line_without_its_traceback():
@@ -161,3 +254,33 @@ def test_the_explainer_scripts_are_named_by_their_hash_and_each_page_links_its_o
         (css,) = re.findall(rf'<link rel="stylesheet" href="{server.SCRIPTS_ROUTE}/(fonts-[0-9a-f]{{12}}\.css)\?v=',
                             parts["explainer_head"])
         assert b"@font-face" in (folder / css).read_bytes() and read("fonts_load.js") in parts["explainer_head"]
+
+
+def test_the_explainer_s_parts_carry_no_current_document_s_callbacks():
+    """built_parts under whatever document is current (a session's during --warm, with its `connection_lost`
+    callback, or one already destroyed, as an earlier test leaves it): the parts build, and carry none of its
+    callbacks. Bokeh's `components` copies the current document's JS event callbacks into the page it makes."""
+    from bokeh.document import Document
+    from bokeh.io.doc import patch_curdoc
+    from bokeh.models import CustomJS
+
+    from app.page import built_parts
+
+    session = Document()
+    session.js_on_event("connection_lost", CustomJS(code="window.a_session_s_own_callback()"))
+    with patch_curdoc(session):
+        body = built_parts.__wrapped__("en")["explainer_body"]
+    assert "embed_items" in body and "a_session_s_own_callback" not in body
+    with patch_curdoc(Document()):  # held by a weak reference only, so destroyed at once
+        assert "embed_items" in built_parts.__wrapped__("en")["explainer_body"]
+
+
+def test_an_embed_s_own_bokeh_keys_are_not_the_lesson_s():
+    """An autoload request carries Bokeh's `bokeh-*` keys beside the lesson's: no notice names them, though a link
+    names any other key it cannot use (app/link.py refuses them, for the exported page's hash)."""
+    from app.explainer import lesson_from_query
+
+    query = "bokeh-autoload-element=p1&bokeh-app-path=/main&bokeh-absolute-url=http://127.0.0.1:5006/main&T=2"
+    assert {k: v for k, v in lesson_from_query(query).state().items() if k in ("T", "notice")} == {"T": 2.0,
+                                                                                                  "notice": ""}
+    assert lesson_from_query("T=2&q=1").notice == "link_bad:q"

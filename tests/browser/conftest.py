@@ -133,7 +133,14 @@ class Sessions(list):
 
 
 @pytest.fixture(scope="session")
-def served():
+def course_port():
+    """The port of a course page on another site (localhost, where the app is 127.0.0.1) that embeds the app
+    (test_embed): the served app lets its websocket in."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def served(course_port):
     """The app served in this process as app/main.py serves it, so tests can read each session's `Lesson`."""
     import panel as pn
 
@@ -153,7 +160,7 @@ def served():
 
     port = free_port()
     server = pn.serve({"main": app}, port=port, address="127.0.0.1", show=False, threaded=True,
-                      websocket_origin=[f"127.0.0.1:{port}"], location=False)
+                      websocket_origin=[f"127.0.0.1:{port}", f"localhost:{course_port}"], location=False)
     url = f"http://127.0.0.1:{port}/main"
     wait_serving(url)
     sessions.clear()  # the readiness request opened a session of its own

@@ -276,6 +276,20 @@ def test_a_malformed_link_opens_the_default_lesson_with_a_notice(open_page):
             assert_consistent(p.pg)
 
 
+def test_bokeh_keys_in_the_exported_page_s_hash_are_named_in_the_notice(new_page, exported):
+    """Issue 36: the exported page dropped a hash's `bokeh-*` keys in silence, where the README promises a notice
+    for every key a link cannot use (served, the server redirects to the link without them: test_served_safety)."""
+    p = new_page(block_network=True)
+    p.pg.goto(exported.as_uri() + "#z=1,2,3&bokeh-session-id=lecture-3&bokeh-absolute-url=http://example.com/")
+    lp.wait_ready(p.pg)
+    s = lp.state(p.pg)
+    assert (s["z"], s["notice"]) == ([1.0, 2.0, 3.0], "link_bad:bokeh-session-id, bokeh-absolute-url"), s
+    notice = lp.text(p.pg, "notice")
+    assert notice.startswith("The link held values that could not be used") and "bokeh-absolute-url" in notice
+    lp.wait_until(lambda: p.pg.evaluate("() => location.hash") == "#z=1,2,3&T=1&y=0&lang=en")  # written back clean
+    assert p.errors == [] and p.blocked == [], (p.errors, p.blocked)
+
+
 def page_strings(pg):
     """Every string the page shows a person: DOM text across shadow roots, control labels, aria labels, the
     figures' titles and axis labels (drawn on a canvas)."""

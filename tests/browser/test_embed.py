@@ -1,6 +1,7 @@
-"""The explainer taken to class: inside examples/course_page.html's iframe, and with names a person typed.
+"""The explainer taken to class: inside examples/course_page.html's iframe, with names a person typed, and the
+served app inside a course page of another site (Bokeh's `server_document`).
 
-Both pages are opened from disk with every non-file request refused: a USB stick, no network.
+The exported pages are opened from disk with every non-file request refused: a USB stick, no network.
 """
 
 import functools
@@ -148,6 +149,51 @@ def test_drag_inside_the_iframe(course):
     assert z[2] > before[2] + 0.5 and z[:2] == before[:2], (before, z)
     T = lp.data(frame, "settings")["T"][0]
     np.testing.assert_allclose(lp.data(frame, "probs")["p"], softmax(z, T), rtol=1e-9, atol=1e-12)
+
+
+@pytest.fixture
+def course_site(served, course_port, tmp_path):
+    """A course page on another site (localhost, where the app is 127.0.0.1) that embeds the served app with Bokeh's
+    `server_document`, a lesson in its arguments; the page's own address has a query and a hash of its own."""
+    from bokeh.embed import server_document
+
+    url = served[0]
+    tag = server_document(url, arguments={"z": "1,2,3", "T": "0.5"})
+    (tmp_path / "course.html").write_text(f"<!doctype html><title>Course</title><h1>Softmax</h1>{tag}<p>More.</p>",
+                                          encoding="utf-8")
+    (tmp_path / "favicon.ico").write_bytes(b"")
+    server = ThreadingHTTPServer(("127.0.0.1", course_port), functools.partial(Quiet, directory=tmp_path))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://localhost:{course_port}/course.html?z=9,9,9&T=3#y=2"
+    server.shutdown()
+
+
+def test_an_app_embedded_with_server_document_is_the_whole_explainer_on_a_session_of_a_wire(served, course_site,
+                                                                                           new_page):
+    """An embed's session costs what a page's does (one client's autoload requests froze a class while each built
+    a whole explainer): the wire and its root, the explainer the one every page shares, put into the course page
+    by the bridge. It draws, drags and syncs its lesson, which is its arguments' and not the course page's
+    address, leaves that address alone, and "copy link" gives the app's own."""
+    url, sessions, records = served
+    first = len(records.records)
+    p = new_page()
+    p.pg.goto(course_site)
+    lp.wait_ready(p.pg)
+    session = sessions[-1]
+    assert len(session.document.models) < 10, "an embed's session holds the wire, not a whole explainer"
+    s = lp.state(p.pg)
+    assert (s["z"], s["T"], s["y"]) == ([1.0, 2.0, 3.0], 0.5, 0), "the embed's lesson is its own link's"
+    lp.wait_until(lambda: session.lesson.state() == lp.state(p.pg))
+    lp.drag(p.pg, 0, 50)
+    lp.wait_until(lambda: session.lesson.logits[0] < 1.0 and session.lesson.state() == lp.state(p.pg))
+    np.testing.assert_allclose(lp.data(p.pg, "probs")["p"], softmax(lp.state(p.pg)["z"], 0.5), rtol=1e-9)
+    assert p.pg.evaluate("() => location.href") == course_site, "the course page's address is not the app's"
+    lp.click(p.pg, "copy_link")
+    p.pg.wait_for_function(f"() => ({lp.FIND})('notice').text.includes('z=')")
+    copied = lp.text(p.pg, "notice").split(": ", 1)[1]
+    assert copied.startswith(f"{url}?z=") and "z0=1,2,3" in copied, copied
+    assert records.tracebacks(since=first) == []
+    assert p.errors == [], p.errors
 
 
 @pytest.fixture

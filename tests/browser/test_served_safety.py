@@ -6,14 +6,19 @@ sessions, a bounded websocket message, --warm); the in-process server (conftest 
 reads a session's Python lesson. No test here leaves a traceback in any log, stderr included.
 """
 
+import asyncio
 import contextlib
+import re
 import subprocess
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 
 import numpy as np
 import pytest
+from tornado.httpclient import HTTPClientError, HTTPRequest
+from tornado.websocket import WebSocketClosedError, websocket_connect
 
 import core
 from app.server import serve_command
@@ -24,7 +29,8 @@ from tests.browser.conftest import ROOT, free_port, wait_serving
 
 @contextlib.contextmanager
 def instructor_server(port=None):
-    """`softmax-explainer serve` on loopback; yields (url, stop). Its whole output holds no traceback."""
+    """`softmax-explainer serve` on loopback; yields (url, stop, its output so far). Its whole output holds no
+    traceback."""
     port = port or free_port()
     command, env = serve_command(["--port", str(port), "--address", "127.0.0.1",
                                   "--allow-websocket-origin", f"127.0.0.1:{port}"])
@@ -42,7 +48,7 @@ def instructor_server(port=None):
     url = f"http://127.0.0.1:{port}/main"
     try:
         wait_serving(url, alive=lambda: proc.poll() is None, log=read_log)
-        yield url, stop
+        yield url, stop, read_log
     finally:
         if proc.poll() is None:
             stop()
@@ -51,9 +57,15 @@ def instructor_server(port=None):
 
 
 @pytest.fixture(scope="module")
-def instructor():
-    with instructor_server() as (url, _):
-        yield url
+def instructor_run():
+    """(url, its output so far) of one `softmax-explainer serve` for this file."""
+    with instructor_server() as (url, _, read_log):
+        yield url, read_log
+
+
+@pytest.fixture
+def instructor(instructor_run):
+    return instructor_run[0]
 
 
 def origin(url):
@@ -99,6 +111,50 @@ def test_a_session_id_this_server_did_not_sign_is_refused(instructor):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(f"{instructor}/autoload.js?bokeh-autoload-element=x&bokeh-session-id=lecture-3")
     assert refused.value.code == 403
+
+
+def test_a_page_link_with_a_trailing_slash_lands_on_the_page_without_its_bokeh_keys(instructor):
+    """/main/?bokeh-… was sent to /main/main, a 404."""
+    with urllib.request.urlopen(f"{instructor}/?bokeh-session-id=lecture-3&z=1,2,3", timeout=30) as r:
+        assert (r.status, r.url) == (200, f"{instructor}/?z=1,2,3")
+
+
+# Each a log line at most: a websocket handshake that asks for no subprotocol, for Bokeh's with no token, and with
+# tokens that are not this server's (unsigned, not base64, not JSON, a kilobyte long).
+HANDSHAKES = [None, "bokeh", "bokeh, e30.e30.x", "bokeh, not-a-token", "bokeh, " + "x" * 1000, "chat, x",
+              "bokeh, eyJzZXNzaW9uX2lkIjoxfQ.e30.x"]
+STAMPED = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S")  # the first line of a record in Bokeh's log
+
+
+def test_a_hundred_bad_handshakes_add_no_traceback_to_the_log(instructor_run):
+    """Each was a 12-line traceback of tornado.application (100 added 146 kB); now one short line, and the server
+    still serves."""
+    url, read_log = instructor_run
+    before = len(read_log())
+
+    async def knock(protocol):
+        headers = {"Sec-WebSocket-Protocol": protocol} if protocol else {}
+        try:
+            connection = await websocket_connect(HTTPRequest(f"{url.replace('http', 'ws', 1)}/ws", headers=headers))
+            await connection.read_message()
+            connection.close()
+        except (OSError, WebSocketClosedError, HTTPClientError):
+            pass
+
+    async def knock_all():
+        for start in range(0, 100, 10):
+            await asyncio.gather(*(knock(HANDSHAKES[i % len(HANDSHAKES)]) for i in range(start, start + 10)))
+
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    knocker = threading.Thread(target=asyncio.run, args=(knock_all(),))
+    knocker.start()
+    knocker.join(timeout=120)
+    assert urllib.request.urlopen(url, timeout=30).status == 200
+    written = read_log()[before:]
+    assert "Traceback" not in written, written[:3000]
+    lines = written.splitlines()
+    assert lines and all(STAMPED.match(line) for line in lines), [line for line in lines if not STAMPED.match(line)][:5]
+    assert max(map(len, lines)) <= 400 and len(written) < 40_000, (len(written), max(map(len, lines)))
 
 
 # ---- links that broke the session in Panel's own parser, in the in-process server ---------------------------
@@ -205,7 +261,7 @@ def test_forged_text_on_the_wire_is_refused_in_one_short_log_line(served_page):
 
 def test_a_lost_server_is_said_within_5_s_and_its_return_reloads_the_whole_lesson(new_page):
     port = free_port()
-    with instructor_server(port) as (url, stop):
+    with instructor_server(port) as (url, stop, _):
         p = new_page()
         p.pg.goto(f"{url}?z=1,2,3&T=0.5")
         lp.wait_ready(p.pg)
