@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
@@ -113,6 +113,9 @@ def fittable():
 
 @SETTINGS
 @given(fittable())
+# The NLL flat to the last bit from T = 1e-76 to 0.01 (the third row's labels differ by 1.8e-78): any T there is
+# a minimiser, so the fit is judged by its loss and its slope, not by where a bounded search stops.
+@example(([[0.0, 0.0], [0.0, 1.0], [0.0, 1.7749772900046774e-78]], [0, 1, 0]))
 def test_generated_fits_are_minimisers(case):
     rows, labels = case
     z, y = np.array(rows), np.array(labels[: len(rows)])
@@ -126,7 +129,6 @@ def test_generated_fits_are_minimisers(case):
     bounded = minimize_scalar(lambda t: cal.mean_nll(z, y, t), bounds=(lo, hi), method="bounded",
                               options={"xatol": 1e-12 * fit.T})
     assert cal.mean_nll(z, y, fit.T) <= bounded.fun + 1e-12
-    assert fit.T == pytest.approx(bounded.x, rel=1e-4)
 
 
 def beta_slope(z, y, T):

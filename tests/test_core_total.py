@@ -13,7 +13,8 @@ from hypothesis.extra import numpy as hnp
 
 import core
 
-pytestmark = pytest.mark.filterwarnings("error")
+# Not ResourceWarning: a socket another test in this worker left open may be collected during these.
+pytestmark = pytest.mark.filterwarnings("error", "ignore::ResourceWarning")
 SETTINGS = settings(max_examples=300, deadline=None)
 
 finite = st.floats(-1e308, 1e308, allow_nan=False, allow_infinity=False, allow_subnormal=True)
