@@ -80,7 +80,10 @@ SIZES = {
 # shrinking with short arrows (head_per_unit px per logit unit), and below min_arrow it is a dot of dot_size px
 # (a zero-length Bokeh Arrow still draws a head); beyond many_classes the tick labels turn and the value beside
 # each point is left to the table.
-VIEW = {"half_window": 6.0, "pad": 0.6, "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
+# The logit axis: ±half_window, and beyond it `headroom` past the outermost logit, so a point can be dragged on
+# past it and "add 1" grows it by the press (static/frame.mjs logit_window); `pad` more inside each end.
+VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
+        "arrow_scale": 2.0, "arrow_dx": 0.2, "arrow_margin": 0.15, "head": 12,
         "head_per_unit": 24, "min_arrow": 0.04, "break_at": 0.12, "break_angle": 0.6, "break_size": 24,
         "dot_size": 8, "label_gap": 16, "many_classes": 6, "bar_width": 0.62,
         # The kept words the road to language models lists (the page's Hangul covers every word it can list).

@@ -3,14 +3,13 @@
 // handed over from Python (VIEW in app/document.py). The numbers are core/'s (app/state.py computes the same
 // for Python), checked with the readouts and their digits in tests/js/lessons.test.mjs.
 
-/** The logit axis [start, end] for logits z: ±half_window, grown on a side in whole steps of half_window
- * only where a logit would leave it, plus `pad`. A function of z alone, which stays still while the logits move
- * inside it: "add 1" lifts the points on an axis that does not move, until one would leave it. */
+/** The logit axis [start, end] for logits z: ±half_window, or `headroom` past the outermost logit where that is
+ * further, plus `pad`. A function of z alone, which stays still while the logits move well inside it; beyond, it
+ * grows by exactly as much as the outermost logit moved, so "add 1" lifts every point on screen (none ever moves
+ * down), and a point released near an end can be dragged on past it. */
 export function logit_window(z, view) {
-  const w = view.half_window;
-  const hi = w * Math.max(1, Math.ceil(Math.max(...z) / w));
-  const lo = -w * Math.max(1, Math.ceil(-Math.min(...z) / w));
-  return [lo - view.pad, hi + view.pad];
+  const [w, room] = [view.half_window, view.headroom];
+  return [Math.min(-w, Math.min(...z) - room) - view.pad, Math.max(w, Math.max(...z) + room) + view.pad];
 }
 
 /** The smallest 1, 2 or 5 times a power of ten that is at least v > 0: an axis end that stays put while a

@@ -186,7 +186,7 @@ def test_reset_from_python_puts_the_axis_where_the_page_button_does(session):
         lp.click(p.pg, "add_one")
     lp.wait_state(p.pg, "(s) => s.z[0] === 9")
     shifted = lp.logit_axis(p.pg)
-    assert shifted == [-6.6, 12.6]  # by hand: ±6 grown at the top in a step of 6 to hold 9, plus 0.6 each side
+    assert shifted == [-6.6, 12.6]  # by hand: 3 past the top logit 9, plus 0.6 each side
     python(p, lambda: p.lesson.param.trigger("reset"))
     lp.wait_state(p.pg, "(s) => s.z[0] === 2")
     axis = lp.logit_axis(p.pg)

@@ -153,13 +153,22 @@ test("every logit lies where it can be dragged, pad inside its axis", () => {
   }
 });
 
-test("the logit axis by hand: ±6, grown on a side in steps of 6 only where a logit leaves it, plus 0.6", () => {
+test("the logit axis by hand: ±6, or 3 past the outermost logit, plus 0.6", () => {
   assert.deepEqual(twin.logit_window([2, 1, 0.1], view), [-6.6, 6.6]);
-  assert.deepEqual(twin.logit_window([6, 5, 4.1], view), [-6.6, 6.6]); // "add 1" four times: still
-  assert.deepEqual(twin.logit_window([7, 6, 5.1], view), [-6.6, 12.6]); // the fifth: grown at the top only
-  assert.deepEqual(twin.logit_window([12, 11, 10.1], view), [-6.6, 12.6]); // and still up to 12
-  assert.deepEqual(twin.logit_window([2, 25, 0.1], view), [-6.6, 30.6]);
-  assert.deepEqual(twin.logit_window([-100, 100], view), [-102.6, 102.6]);
+  assert.deepEqual(twin.logit_window([3, 2, 1.1], view), [-6.6, 6.6]); // "add 1" once: still
+  assert.deepEqual(twin.logit_window([4, 3, 2.1], view), [-6.6, 7.6]); // the second: grown by the press, at the top
+  assert.deepEqual(twin.logit_window([2, 25, 0.1], view), [-6.6, 28.6]);
+  assert.deepEqual(twin.logit_window([-100, 100], view), [-103.6, 103.6]);
+  // Issue 37: from the end of the first step (the dog dragged to 4), "add 1" ten times: every point's height on the
+  // axis, as a share of it, never falls.
+  let z = [2, 4, 0.1];
+  const share = (v, [lo, hi]) => (v - lo) / (hi - lo);
+  for (let press = 0; press < 10; press += 1) {
+    const next = z.map((v) => v + 1);
+    z.forEach((v, k) => assert.ok(share(next[k], twin.logit_window(next, view)) >=
+      share(v, twin.logit_window(z, view)) - 1e-12, `press ${press + 1}, point ${k}`));
+    z = next;
+  }
 });
 
 test("the notice holds its escaped detail (a link's keys as text), and is empty when all is well", () => {
