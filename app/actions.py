@@ -11,7 +11,7 @@ from .fields import TEN, default_logits
 from .rules import K_BOUNDS, LOGIT_LIMIT, name_key
 from .strings import TEXT, default_class_names
 
-__all__ = ["TEN", "PRESETS", "default_logits", "add_one", "step",
+__all__ = ["TEN", "PRESETS", "default_logits", "add_one", "subtract_max", "step",
            "reset", "add_class", "remove_class", "preset", "set_lang"]
 PRESETS = ("seed", "two", "ten", "uniform")
 
@@ -20,6 +20,17 @@ def add_one(s):
     """z + 1: nothing derived changes (shift invariance); refused at the logit limit."""
     z = [v + 1.0 for v in s["z"]]
     if max(z) > LOGIT_LIMIT:
+        return {**s, "notice": "at_limit"}
+    return {**s, "z": z, "notice": ""}
+
+
+def subtract_max(s):
+    """z − max z: the largest logit becomes 0 and every other one negative, so e^(z/T) cannot overflow; nothing
+    derived changes (shift invariance). What every library's softmax does before it exponentiates. Refused where
+    the smallest logit would pass the limit (z = [99.5, 0, −3] would need −102.5)."""
+    top = max(s["z"])
+    z = [v - top for v in s["z"]]
+    if min(z) < -LOGIT_LIMIT:
         return {**s, "notice": "at_limit"}
     return {**s, "z": z, "notice": ""}
 

@@ -59,6 +59,7 @@ CONTROLS = (
     Control("temperature", "log_slider", "temperature", field="T", width=330, symbol="T"),
     Control("true_class", "select", "true_class", field="y", width=170),
     Control("add_one", "button", "add_one", action="add_one", writes=("z",), width=190, primary=True),
+    Control("subtract_max", "button", "subtract_max", action="subtract_max", writes=("z",), width=230),
     Control("reset", "button", "reset", action="reset", writes=("z",), width=210),
     Control("label_smoothing", "slider", "label_smoothing", field="eps", row=1, width=240),
     Control("units", "radio", "units", field="units", row=1),
@@ -106,8 +107,9 @@ CONTROLS = (
     # (language, theme, lecture mode, open sections): never locked itself.
     Control("reset_all", "button", "reset_all", action="reset_all", row=3, width=170),
     Control("download_png", "button", "download_png", action="download_png", row=3, width=190),
-    # The guided path (app/steps.py), its row above the figures while it is shown. Setting a step up makes a
-    # fresh lesson (app/tour.py setup_state): it writes every lesson key, so any lock makes it inert.
+    # The guided path (app/steps.py), its row above the figures while it is shown. Next and Back enter a step
+    # (app/tour.py `enter`), which never changes what a link locks; "Start again" enters it again from its
+    # initial logits (app/tour.py `restart`), which may write every lesson key, so any lock makes it inert.
     Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
     Control("tour_setup", "button", "tour_setup", action="tour_setup",
             writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",

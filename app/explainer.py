@@ -16,10 +16,12 @@ import panel as pn
 import param
 from tornado.ioloop import IOLoop
 
+from . import tour
 from .document import build
 from .link import link_pairs, parse_link
 from .rules import Refusal
 from .state import STATE_KEYS, Lesson
+from .steps import STEPS
 
 log = logging.getLogger("softmax_explainer")
 STATE_TEXT_MAX = 32 * 1024  # characters: a valid lesson's text is about 3,000 at most
@@ -83,7 +85,7 @@ def lesson_from_query(query, lang="en"):
     """
     state, _ = parse_link([(k, v) for k, v in link_pairs(query) if not k.startswith("bokeh-")], lang)
     lesson = Lesson(lang=state["lang"])
-    lesson.set_state(state)
+    lesson.set_state(tour.opened(state, STEPS))
     return lesson
 
 

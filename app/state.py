@@ -244,6 +244,8 @@ class Lesson(_LessonFields):
     """
 
     add_one = param.Event(doc="Add 1 to every logit: nothing derived changes (shift invariance).")
+    subtract_max = param.Event(doc="Subtract the largest logit from every logit: nothing derived changes, and "
+                               "e^(z/T) can no longer overflow.")
     reset = param.Event(doc="Put the logits back to initial_logits.")
     add_class = param.Event(doc="Add a class at the end (at most ten).")
     remove_class = param.Event(doc="Remove the last class (at least two remain).")
@@ -269,7 +271,7 @@ class Lesson(_LessonFields):
         # Before any view's watcher (precedence ≥ 1), so a view never sees a broken lesson.
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
-        self.param.watch(self._act, ["add_one", "reset", "add_class", "remove_class"])
+        self.param.watch(self._act, ["add_one", "subtract_max", "reset", "add_class", "remove_class"])
 
     def __setattr__(self, name, value):
         """Every assignment under the lesson's lock, with the watchers it runs: a reader sees it all or none.

@@ -15,6 +15,8 @@ TOUR_EN = {
         "task": "Make {name1}'s probability larger than {name0}'s without moving {name0}.",
         "hint": "Drag the {name1} point above the {name0} point, or type a larger logit for {name1} under the figures.",
         "done": "The order and the gaps of the scores decide: the larger score has the larger probability.",
+        "missing": ["", "{name0} moved from {z0_start} to {z0}: drag it back (within 0.25), or press “Back to the "
+                        "initial logits” and start over."],
     },
     "shift": {
         "title": "Only differences matter",
@@ -27,14 +29,18 @@ TOUR_EN = {
     },
     "naive": {
         "title": "Why code subtracts the largest score",
-        "text": "Computed as written, e<sup>z/T</sup> overflows: float64 holds numbers up to about e<sup>709.78</sup>. "
-                "Here the largest z/T is {zmax}. The naive way divides infinity by infinity and shows NaN, while the "
-                "figures stay exact: they subtract the largest score first, which changes nothing (the step before) "
-                "and keeps every exponent at or below 0.",
-        "task": "Raise the temperature T until the naive softmax gives numbers again (the largest z/T below 709.78).",
-        "hint": "Move the temperature slider to the right, or focus it and press → a few times.",
-        "done": "Below the overflow the naive way agrees again. Libraries never take the risk: they compute "
-                "e<sup>(z − max z)/T</sup>.",
+        "text": "Computed as written, softmax takes e<sup>z/T</sup> of every score, and float64 holds numbers up to "
+                "about e<sup>709.78</sup>. Here the largest z/T is {zmax}: {naive_now}. The figures stay exact: they "
+                "subtract the largest score first, which changes nothing (the step before) and keeps every exponent "
+                "at or below 0.",
+        "task": "Without changing T, make the naive softmax give numbers: press “Subtract the largest logit” and "
+                "compare the table's columns.",
+        "hint": "The button is beside “Add 1 to every logit”. Raising T would also end the overflow, but it changes "
+                "the model: the probabilities would change with it.",
+        "done": "The same probabilities, and no overflow: libraries compute e<sup>(z − max z)/T</sup>, and the "
+                "naive column now agrees with the others.",
+        "missing": ["Open the naive softmax's table (“Break the naive softmax”) to see the overflow.", "",
+                    "T changed: press “Start again”. The fix must leave the model as it is."],
     },
     "temperature": {
         "title": "Temperature: from argmax to uniform",
@@ -142,6 +148,8 @@ TOUR_KO = {
         "task": "{name0} 점수는 그대로 두고, {name1} 확률이 {name0} 확률보다 커지게 만들어 보세요.",
         "hint": "{name1} 점을 {name0} 점보다 위로 끌거나, 그림 아래 칸에 {name1} 점수를 더 크게 입력해 보세요.",
         "done": "점수의 순서와 차이가 결정합니다: 점수가 큰 부류가 확률도 큽니다.",
+        "missing": ["", "{name0} 점수가 {z0_start}에서 {z0}(으)로 움직였습니다: 다시 끌어 놓거나(0.25 안쪽), "
+                        "“처음 점수로 되돌리기”를 누르고 다시 해 보세요."],
     },
     "shift": {
         "title": "차이만이 중요합니다",
@@ -154,14 +162,18 @@ TOUR_KO = {
     },
     "naive": {
         "title": "코드가 가장 큰 점수를 빼는 까닭",
-        "text": "쓰인 그대로 계산하면 e<sup>z/T</sup>가 넘칩니다: float64는 약 e<sup>709.78</sup>까지만 담습니다. "
-                "지금 가장 큰 z/T는 {zmax}입니다. 순진한 방법은 무한대를 무한대로 나누어 NaN을 보여 주지만, 그림은 "
-                "정확합니다: 먼저 가장 큰 점수를 빼기 때문입니다. 앞 단계에서 본 대로 이것은 아무것도 바꾸지 않고, "
-                "모든 지수를 0 이하로 둡니다.",
-        "task": "순진한 소프트맥스가 다시 숫자를 낼 때까지 온도 T를 올려 보세요 (가장 큰 z/T가 709.78 아래).",
-        "hint": "온도 슬라이더를 오른쪽으로 옮기거나, 슬라이더를 고른 뒤 → 키를 몇 번 눌러 보세요.",
-        "done": "넘치지 않으면 순진한 방법도 다시 맞습니다. 라이브러리는 그 위험을 지지 않고 "
-                "e<sup>(z − max z)/T</sup>를 계산합니다.",
+        "text": "쓰인 그대로 계산하면 소프트맥스는 모든 점수의 e<sup>z/T</sup>를 구하는데, float64는 약 "
+                "e<sup>709.78</sup>까지만 담습니다. 지금 가장 큰 z/T는 {zmax}입니다: {naive_now}. 그림은 정확합니다: "
+                "먼저 가장 큰 점수를 빼기 때문입니다. 앞 단계에서 본 대로 이것은 아무것도 바꾸지 않고, 모든 지수를 "
+                "0 이하로 둡니다.",
+        "task": "T는 그대로 두고, 그대로 계산한 소프트맥스가 숫자를 내게 해 보세요: “가장 큰 점수 빼기”를 누르고 "
+                "표의 열을 비교해 보세요.",
+        "hint": "버튼은 “모든 점수에 1 더하기” 옆에 있습니다. T를 올려도 넘침은 멈추지만, 그러면 모형이 바뀌어 "
+                "확률도 함께 달라집니다.",
+        "done": "확률은 같고 넘침은 없습니다: 라이브러리는 e<sup>(z − max z)/T</sup>를 계산하고, 그대로 계산한 "
+                "열도 이제 다른 열과 같습니다.",
+        "missing": ["넘침을 보려면 그대로 계산한 소프트맥스의 표를 여세요 (“순진한 소프트맥스 깨뜨리기”).", "",
+                    "T가 바뀌었습니다: “처음부터 다시”를 누르세요. 고치는 방법은 모형을 그대로 두어야 합니다."],
     },
     "temperature": {
         "title": "온도: argmax에서 균등 분포까지",
@@ -287,6 +299,7 @@ TEXT = {
         "temperature": "Temperature T (log scale)",
         "true_class": "True class y",
         "add_one": "Add 1 to every logit",
+        "subtract_max": "Subtract the largest logit",
         "reset": "Back to the initial logits",
         "reset_all": "Reset everything",
         "add_class": "Add a class",
@@ -495,8 +508,10 @@ TEXT = {
         "tour": "Guided path",
         "tour_back": "Back",
         "tour_next": "Next",
-        "tour_setup": "Set it up",
-        "tour_undo": "Undo the set-up",
+        "tour_setup": "Start again",
+        "tour_naive_over": "e<sup>z/T</sup> overflows, and the naive way divides infinity by infinity and shows NaN",
+        "tour_naive_fine": "no e<sup>z/T</sup> overflows, and the naive way agrees with the figures",
+        "tour_undo": "Undo “Start again”",
         "tour_of": "Step {k} of {n}",
         "tour_task": "Your task:",
         "tour_hint": "Hint",
@@ -529,6 +544,7 @@ TEXT = {
         "temperature": "온도 T (로그 눈금)",
         "true_class": "정답 부류 y",
         "add_one": "모든 점수에 1 더하기",
+        "subtract_max": "가장 큰 점수 빼기",
         "reset": "처음 점수로 되돌리기",
         "reset_all": "모두 처음으로",
         "add_class": "부류 추가",
@@ -734,8 +750,10 @@ TEXT = {
         "tour": "따라 배우기",
         "tour_back": "이전",
         "tour_next": "다음",
-        "tour_setup": "준비하기",
-        "tour_undo": "준비 되돌리기",
+        "tour_setup": "처음부터 다시",
+        "tour_naive_over": "e<sup>z/T</sup>가 넘쳐, 그대로 계산하면 무한대를 무한대로 나누어 NaN이 나옵니다",
+        "tour_naive_fine": "넘치는 e<sup>z/T</sup>가 없어, 그대로 계산해도 그림과 같습니다",
+        "tour_undo": "“처음부터 다시” 되돌리기",
         "tour_of": "{n}단계 중 {k}단계",
         "tour_task": "할 일:",
         "tour_hint": "도움말",

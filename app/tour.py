@@ -1,5 +1,5 @@
 """What the guided path computes (its steps are app/steps.py): what a step's check reads from a lesson, the
-lesson a step sets up, and whether a lesson does a step's task.
+lesson entering a step makes, and whether a lesson does a step's task.
 
 The page runs the same checks (static/tour.mjs `step_done`, its twin: tests/js/twins.test.mjs) on every frame,
 so a task is noticed however it is done: a drag, keys, a typed value, a button, a scenario.
@@ -10,19 +10,20 @@ import numpy as np
 import core
 
 from .fields import default_state
-from .steps import BY_ID  # noqa: F401  (the doctests' way to a step)
+from .steps import BY_ID, STEPS  # noqa: F401  (the doctests' way to a step)
 
-# A lesson's keys that the path keeps when it sets a step up: how the page looks and what an instructor's link
-# fixed, not the lesson itself.
-KEPT = ("lang", "theme", "lecture", "lock", "hide", "step", "tour")
+# A lesson's keys that a step starting from a fresh lesson keeps: how the page looks (the loss's units too) and
+# what an instructor's link fixed, not the lesson itself.
+KEPT = ("lang", "theme", "lecture", "lock", "hide", "step", "tour", "units")
 
 
 def quantities(s):
     """What a step's check reads from lesson state s: the state's own keys, and
 
-    p:k, z:k: class k's probability and logit; loss (nats); entropy_bits: H(p) in bits; lse_gap:
-    LSE(z/T) − max z/T, between 0 and ln K; zmax_T: max z/T, which overflows e^(z/T) in float64 above 709.78;
-    above_floor: the loss above its floor H(y′); from_ln_k: |loss − ln K|, 0 where the model knows nothing.
+    p:k, z:k: class k's probability and logit; start:k: where the step started it (its initial logit);
+    loss (nats); entropy_bits: H(p) in bits; lse_gap: LSE(z/T) − max z/T, between 0 and ln K; zmax_T: max z/T,
+    which overflows e^(z/T) in float64 above 709.78; above_floor: the loss above its floor H(y′); from_ln_k:
+    |loss − ln K|, 0 where the model knows nothing.
 
     >>> q = quantities(default_state())
     >>> round(q["p:0"], 3), round(q["loss"], 3), q["zmax_T"], round(q["lse_gap"], 3)
@@ -38,39 +39,83 @@ def quantities(s):
            "from_ln_k": abs(loss - float(core.uniform_loss(K)))}
     out.update({f"p:{k}": float(v) for k, v in enumerate(p)})
     out.update({f"z:{k}": float(v) for k, v in enumerate(z)})
+    out.update({f"start:{k}": float(v) for k, v in enumerate(s["initial"])})
     return out
 
 
-def setup_state(step, s):
-    """The lesson step sets up from state s: a fresh lesson (the default logits and names in s's language, or
-    as many as the step's logits) with the step's values, and what s keeps (`KEPT`).
+def enter(step, s):
+    """The lesson entering `step` makes from lesson s (its step number already s's): a step that sets logits
+    starts from a fresh lesson (the default names in s's language, as many as its logits) with its values and what
+    s keeps (`KEPT`); any other step changes only the values it names. What an instructor's link locks or hides is
+    never changed. The logits the step starts from become the initial ones, which its checks measure from.
 
-    >>> setup_state(BY_ID["sigmoid"], default_state("ko"))["names"]
+    >>> enter(BY_ID["sigmoid"], default_state("ko"))["names"]
     ['고양이', '개']
+    >>> s = enter(BY_ID["shift"], {**default_state(), "z": [2.0, 4.0, 0.1]})
+    >>> s["z"], s["initial"]
+    ([2.0, 4.0, 0.1], [2.0, 4.0, 0.1])
     """
-    changes = step.setup or {}
-    fresh = default_state(s["lang"], len(changes["z"]) if "z" in changes else 3)
-    out = {**fresh, **{k: s[k] for k in KEPT if k in s}, **changes}
+    held = {*s["lock"], *s["hide"]}
+    changes = {k: v for k, v in (step.setup or {}).items() if k not in held}
+    if "z" in changes and not held & {"z", "names", "y"}:
+        fresh = default_state(s["lang"], len(changes["z"]))
+        out = {**fresh, **{k: s[k] for k in (*KEPT, *held) if k in s}, **changes}
+    else:
+        changes.pop("z", None)
+        out = {**s, **changes}
     out["initial"] = list(out["z"])
     return out
 
 
-def holds(condition, q, at_setup):
-    """Whether one condition of a check holds for quantities q (at_setup: the set-up state's quantities)."""
+def opened(s, steps):
+    """The lesson a link opens at its step: a link that names a step and nothing of the lesson itself (only what
+    `KEPT` keeps) enters the step, as Next does, so `step=3` opens what step 3's text describes; a link that
+    names lesson values opens them as they are (the step's text is live).
+
+    >>> opened({**default_state(), "step": 3}, STEPS)["T"], opened({**default_state(), "step": 3, "T": 2.0}, STEPS)["T"]
+    (0.01, 2.0)
+    """
+    fresh = default_state(s["lang"], len(s["z"]))
+    if any(s[k] != fresh[k] for k in s if k not in (*KEPT, "notice")):
+        return s
+    return enter(steps[s["step"] - 1], s)
+
+
+def restart(step, s):
+    """The lesson "Start again" makes: the step entered again from its initial logits."""
+    return enter(step, {**s, "z": list(s["initial"])})
+
+
+def holds(condition, q, setup):
+    """Whether one condition of a check holds for quantities q (setup: the step's set-up values)."""
     name, op, operand = condition
     if name not in q:  # a class the lesson does not have
         return False
     value = q[name]
-    if op == "same":
-        return value == at_setup.get(name)
-    if op == "rose":
-        return value >= at_setup[name] + operand - 1e-9
+    if op in ("near", "rose"):
+        start = q.get(name.replace("z:", "start:"))
+        if start is None:
+            return False
+        return abs(value - start) <= operand if op == "near" else value >= start + operand - 1e-9
+    if op == "set":
+        return value == setup.get(name)
     if op == "=":
         return value == operand
     than = q.get(operand) if isinstance(operand, str) else operand
     if than is None:
         return False
     return value < than if op == "<" else value > than
+
+
+def missing(step, s):
+    """The indices of the conditions of step's check that lesson state s does not meet (none: it does the task):
+    the page says what each one's `missing` string says (app/steps.py).
+
+    >>> missing(BY_ID["scores"], {**default_state(), "z": [3.0, 4.0, 0.1]}), missing(BY_ID["scores"], default_state())
+    ([1], [0])
+    """
+    q = quantities(s)
+    return [i for i, c in enumerate(step.check) if not holds(c, q, step.setup or {})]
 
 
 def done(step, s):
@@ -80,5 +125,4 @@ def done(step, s):
     >>> done(BY_ID["loss"], {**s, "z": [5.0, 1.0, 0.1]}), done(BY_ID["loss"], s)
     (True, False)
     """
-    q, at_setup = quantities(s), quantities(setup_state(step, s))
-    return all(holds(c, q, at_setup) for c in step.check)
+    return not missing(step, s)

@@ -22,6 +22,15 @@ export function add_one(s, rules) {
   return { ...s, z, notice: "" };
 }
 
+/** z − max z: the largest logit becomes 0, so e^(z/T) cannot overflow; nothing derived changes; refused where
+ * the smallest logit would pass the limit. */
+export function subtract_max(s, rules) {
+  const top = Math.max(...s.z);
+  const z = s.z.map((v) => v - top);
+  if (Math.min(...z) < -rules.logit) return { ...s, notice: "at_limit" };
+  return { ...s, z, notice: "" };
+}
+
 /** One gradient step on the logits, z ← z − η·(p − y′)/T; refused where a logit would pass the limit. */
 export function step(s, rules) {
   const z = gradient_step(s.z, s.y, s.lr, s.T, s.eps);

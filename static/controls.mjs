@@ -4,6 +4,7 @@
 // A row's `action`: a state action (static/actions.mjs) or a page command, which changes no state.
 const ACTIONS = {
   add_one: (s, a) => add_one(s, a.rules),
+  subtract_max: (s, a) => subtract_max(s, a.rules),
   reset: (s) => reset(s),
   add_class: (s, a) => add_class(s, a.rules, a.strings),
   remove_class: (s, a) => remove_class(s, a.rules),

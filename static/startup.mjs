@@ -113,7 +113,8 @@ function listen(page) {
 function read_link(page, link = location.hash) {
   const text = link.replace(/^[#?]/, "");
   if (!text) return;
-  const [s] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
+  const [linked] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
+  const s = tour_opened(linked, page.a.steps, page.a.rules, page.a.strings);
   page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
   page.opened = { ...s, notice: "" }; // a new link is a new question: "reset everything" goes back to it
   whole(page, s);

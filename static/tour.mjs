@@ -1,8 +1,8 @@
 // The guided path (app/steps.py; the page receives its rows as `steps`): the twins of app/tour.py (what a
-// step's check reads from a lesson, the lesson a step sets up, whether a lesson does its task), the step's
-// text with its live numbers, and the path's three buttons.
+// step's check reads from a lesson, the lesson entering a step makes, whether a lesson does its task and what it
+// still misses), the step's text with its live numbers, and the path's three buttons.
 
-const TOUR_KEPT = ["lang", "theme", "lecture", "lock", "hide", "step", "tour"];
+const TOUR_KEPT = ["lang", "theme", "lecture", "lock", "hide", "step", "tour", "units"];
 
 /** What a step's check reads from lesson state s (app/tour.py `quantities`). */
 export function tour_quantities(s) {
@@ -15,35 +15,69 @@ export function tour_quantities(s) {
     zmax_T, above_floor: loss - label_smoothing_floor(K, eps), from_ln_k: Math.abs(loss - uniform_loss(K)) };
   p.forEach((v, k) => { q[`p:${k}`] = v; });
   z.forEach((v, k) => { q[`z:${k}`] = v; });
+  s.initial.forEach((v, k) => { q[`start:${k}`] = v; });
   return q;
 }
 
-/** The lesson step sets up from s: a fresh lesson with the step's values and what s keeps (app/tour.py). */
-export function tour_setup_state(step, s, rules, strings) {
-  const changes = structuredClone(step.setup ?? {});
-  const fresh = default_state(rules, strings, s.lang, changes.z ? changes.z.length : 3);
-  const kept = Object.fromEntries(TOUR_KEPT.filter((key) => key in s).map((key) => [key, s[key]]));
-  const out = { ...fresh, ...kept, ...changes };
+/** The lesson entering `step` makes from s (app/tour.py `enter`): a step that sets logits starts from a fresh
+ * lesson with its values and what s keeps; any other changes only what it names; what a link locks or hides is
+ * never changed; the step's logits become the initial ones. */
+export function tour_enter(step, s, rules, strings) {
+  const held = new Set([...s.lock, ...s.hide]);
+  const changes = Object.fromEntries(Object.entries(structuredClone(step.setup ?? {}))
+    .filter(([key]) => !held.has(key)));
+  let out;
+  if (changes.z && !["z", "names", "y"].some((key) => held.has(key))) {
+    const fresh = default_state(rules, strings, s.lang, changes.z.length);
+    const kept = Object.fromEntries([...TOUR_KEPT, ...held].filter((key) => key in s).map((key) => [key, s[key]]));
+    out = { ...fresh, ...kept, ...changes };
+  } else {
+    delete changes.z;
+    out = { ...s, ...changes };
+  }
   out.initial = [...out.z];
   return out;
 }
 
-function tour_holds([name, op, operand], q, at_setup) {
+/** The lesson a link opens at its step (app/tour.py `opened`): a link that names nothing of the lesson itself
+ * enters its step, as Next does; one that names lesson values opens them as they are. */
+export function tour_opened(s, steps, rules, strings) {
+  const fresh = default_state(rules, strings, s.lang, s.z.length);
+  const own = Object.keys(s).filter((key) => !TOUR_KEPT.includes(key) && key !== "notice");
+  if (own.some((key) => JSON.stringify(s[key]) !== JSON.stringify(fresh[key]))) return s;
+  return tour_enter(steps[s.step - 1], s, rules, strings);
+}
+
+/** The lesson "Start again" makes: the step entered again from its initial logits (app/tour.py `restart`). */
+export function tour_restart(step, s, rules, strings) {
+  return tour_enter(step, { ...s, z: [...s.initial] }, rules, strings);
+}
+
+function tour_holds([name, op, operand], q, setup) {
   if (!(name in q)) return false; // a class the lesson does not have
   const value = q[name];
-  if (op === "same") return value === at_setup[name];
-  if (op === "rose") return value >= at_setup[name] + operand - 1e-9;
+  if (op === "near" || op === "rose") {
+    const start = q[name.replace("z:", "start:")];
+    if (start === undefined) return false;
+    return op === "near" ? Math.abs(value - start) <= operand : value >= start + operand - 1e-9;
+  }
+  if (op === "set") return value === setup[name];
   if (op === "=") return value === operand;
   const than = typeof operand === "string" ? q[operand] : operand;
   if (than === undefined) return false;
   return op === "<" ? value < than : value > than;
 }
 
-/** Whether lesson state s does step's task: every condition of its check holds (app/tour.py `done`). */
-export function step_done(step, s, rules, strings) {
+/** The indices of the conditions of step's check that s does not meet; none when it does the task
+ * (app/tour.py `missing`). */
+export function step_missing(step, s) {
   const q = tour_quantities(s);
-  const at_setup = tour_quantities(tour_setup_state(step, s, rules, strings));
-  return step.check.every((c) => tour_holds(c, q, at_setup));
+  return step.check.flatMap((c, i) => (tour_holds(c, q, step.setup ?? {}) ? [] : [i]));
+}
+
+/** Whether lesson state s does step's task: every condition of its check holds (app/tour.py `done`). */
+export function step_done(step, s) {
+  return step_missing(step, s).length === 0;
 }
 
 // The step's live numbers from the frame's numbers n (frame.mjs lesson_numbers), each as the readout that shows
@@ -54,32 +88,45 @@ function live_numbers(n, s, t) {
   const unit = bits ? t.bits : t.nats;
   const in_unit = (nats) => (bits ? nats / Math.LN2 : nats);
   const zmax = Math.max(...s.z) / s.T;
+  const naive_now = zmax > OVERFLOW_AT[s.dtype] ? t.tour_naive_over : t.tour_naive_fine;
   const numbers = { p_y: fmt_exp(n.log_p[s.y]), z0: fmt(s.z[0]), T: fmt(s.T), loss: fixed3(in_unit(n.loss), unit),
     entropy_bits: with_minus((n.entropy / Math.LN2).toFixed(3)), lse: fmt(n.lse), zmax: fmt(zmax),
-    ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n) };
+    ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n),
+    z0_start: fmt(s.initial[0]) };
   n.log_p.slice(0, 2).forEach((log_p, k) => { numbers[`p${k}`] = fmt_exp(log_p); });
   const out = Object.fromEntries(Object.entries(numbers)
     .map(([key, text]) => [key, `<span class="live" data-live="${key}">${text}</span>`]));
   s.names.slice(0, 2).forEach((name, k) => { out[`name${k}`] = escape_html(name); });
   out.name_y = escape_html(s.names[s.y]);
+  out.naive_now = naive_now;
   return out;
 }
 
 /** The path's two Divs for state s and its frame's numbers n: the step's paragraph under where it is on the
- * path, and its task, which says when it is done (`data-done`), with its hint a learner opens. */
-export function tour_html(n, s, t, steps, done, seen) {
+ * path, and its task, which says when it is done (`data-done`) and, until then, what is still missing (`missing`:
+ * step_missing's indices, each said by its `missing` string where the step has one), with its hint a learner
+ * opens. The done line and the line with each missing string are laid in the same place, unseen, so the task
+ * keeps one height while a learner acts: nothing below it moves (two slips at once may take a line more). */
+export function tour_html(n, s, t, steps, missing, seen) {
   const step = steps[s.step - 1];
   const words = t.tour_steps[step.id];
   const fields = live_numbers(n, s, t);
   const path = steps.map((st, k) => `<li${k === s.step - 1 ? ' aria-current="step"' : ""}` +
     `${seen.has(st.id) ? ' class="seen"' : ""}>${k + 1}</li>`).join("");
-  const task = done
-    ? `<strong>✓ ${t.tour_done}</strong> ${fill(words.task, fields)} <span class="aside">${fill(words.done, fields)}</span>`
-    : `<strong>${t.tour_task}</strong> ${fill(words.task, fields)}`;
+  const task = fill(words.task, fields);
+  const line = (which) => (which.length === 0
+    ? `<strong>✓ ${t.tour_done}</strong> ${task} <span class="aside">${fill(words.done, fields)}</span>`
+    : `<strong>${t.tour_task}</strong> ${task}` + which.filter((i) => words.missing?.[i])
+      .map((i) => ` <span class="missing">${fill(words.missing[i], fields)}</span>`).join(""));
+  const done = missing.length === 0;
+  const said = step.check.map((_, i) => i).filter((i) => words.missing?.[i]);
+  const rooms = [[], ...said.map((i) => [i])]
+    .map((which) => `<p class="task room" aria-hidden="true">${line(which).replace(/ class="live" data-live="\w+"/g, "")}</p>`);
   return {
     text: `<div class="tour"><p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <strong>${words.title}</strong></p>` +
       `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p></div>`,
-    status: `<div class="tour"><p class="task${done ? " tour-done" : ""}" data-done="${done}">${task}</p>` +
+    status: `<div class="tour"><div class="task-lines"><p class="task${done ? " tour-done" : ""}" data-done="${done}">` +
+      `${line(missing)}</p>${rooms.join("")}</div>` +
       `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details></div>`,
   };
 }
@@ -92,9 +139,10 @@ function draw_tour(page, n, s, t, live) {
   for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
   if (!s.tour) return null;
   const step = a.steps[s.step - 1];
-  const done = step_done(step, s, a.rules, a.strings);
+  const missing = step_missing(step, s);
+  const done = missing.length === 0;
   if (done && !live) remember_step(page, step.id, s.step);
-  const html = tour_html(n, s, t, a.steps, done, page.tour_seen);
+  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen);
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
   if (live) return done;
@@ -153,11 +201,16 @@ function same_lesson(s, other) {
   return Object.keys(s).every((key) => key === "notice" || JSON.stringify(s[key]) === JSON.stringify(other[key]));
 }
 
-// The path's buttons (controls.mjs COMMANDS): next and back move along it; "set it up" puts the lesson in the
-// step's state, and pressed again before anything else changes, puts the lesson back as it was.
+// The path's buttons (controls.mjs COMMANDS): next and back enter the step they move to (tour_enter: what its
+// text describes, with no set-up to press); "start again" enters the step again from its initial logits, and
+// pressed again before anything else changes, puts the lesson back as it was.
 function tour_move(page, by) {
-  const step = Math.min(page.a.steps.length, Math.max(1, now(page).step + by));
-  act(page, (s) => ({ ...s, step, notice: "" }));
+  const { a } = page;
+  const s = now(page);
+  const step = Math.min(a.steps.length, Math.max(1, s.step + by));
+  if (step === s.step) return;
+  page.tour_undo = null;
+  act(page, (was) => ({ ...tour_enter(a.steps[step - 1], { ...was, step }, a.rules, a.strings), notice: "" }));
   store_tour(page, step);
 }
 
@@ -170,7 +223,7 @@ function tour_setup(page) {
     act(page, () => ({ ...back, step: s.step, notice: "" }));
     return;
   }
-  const next = tour_setup_state(a.steps[s.step - 1], s, a.rules, a.strings);
+  const next = { ...tour_restart(a.steps[s.step - 1], s, a.rules, a.strings), notice: "" };
   page.tour_undo = { before: s, after: next };
   act(page, () => next);
 }

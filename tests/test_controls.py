@@ -8,7 +8,7 @@ from app.document import widest_value
 from tests.twin_cases import STATES
 
 # The actions of app/actions.py a control runs, with the arguments a learner can give them.
-RUNS = {"add_one": [()], "reset": [()], "add_class": [()], "remove_class": [()],
+RUNS = {"add_one": [()], "subtract_max": [()], "reset": [()], "add_class": [()], "remove_class": [()],
         "preset": [(p,) for p in actions.PRESETS]}
 LINK_KEY = {f.key: f.link for f in fields.FIELDS}
 

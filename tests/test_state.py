@@ -99,7 +99,7 @@ def test_a_new_language_renames_default_names_only():
     assert lesson.class_names == ["x", "y", "z"]
 
 
-@pytest.mark.parametrize("event", ["add_one", "reset", "add_class", "remove_class"])
+@pytest.mark.parametrize("event", ["add_one", "subtract_max", "reset", "add_class", "remove_class"])
 @pytest.mark.parametrize("z", [[2.0, 1.0, 0.1], [99.5, 0.0, -3.0], actions.TEN, [1.0, 2.0]])
 def test_events_do_what_the_buttons_do(event, z):
     """The page's buttons run static/actions.mjs, the twin of app/actions.py (tests/browser/test_twins.py)."""

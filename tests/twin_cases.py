@@ -91,7 +91,7 @@ VALID = ["z=-1,3,0.5&T=0.5&y=2", "z=1,2,3&z0=0,0,0", "z0=1,2,3&names=a,b,c", "z0
 DONE_BY = {
     "scores": lambda s: {**s, "z": [2.0, 2.5, 0.1]},
     "shift": lambda s: {**s, "z": [v + 3 for v in s["z"]]},
-    "naive": lambda s: {**s, "T": 0.0125},
+    "naive": lambda s: {**s, "z": [v - max(s["z"]) for v in s["z"]]},  # subtract the max: T stays
     "temperature": lambda s: {**s, "T": 3.0},
     "lse": lambda s: {**s, "T": 0.25},
     "sigmoid": lambda s: {**s, "z": [2.0, 0.0]},

@@ -68,7 +68,8 @@ def core_truth(z, T, y, eps):
 
 
 def action_answers(s):
-    out = {"add_one": actions.add_one(s), "step": actions.step(s), "reset": actions.reset(s),
+    out = {"add_one": actions.add_one(s), "subtract_max": actions.subtract_max(s), "step": actions.step(s),
+           "reset": actions.reset(s),
            "add_class": actions.add_class(s),
            "remove_class": actions.remove_class(s),
            "set_lang": actions.set_lang(s, "ko" if s["lang"] == "en" else "en")}
@@ -147,15 +148,21 @@ def lab_cases():
 
 
 def tour_cases():
-    """Every step on its set-up state, on the state tests/test_tour.py says does it, and on the twin cases'
-    lessons (each step's set-up state from them, and whether each does the step's task)."""
+    """Every step on the lesson entering it makes, on the state tests/test_tour.py says does it, and on the twin
+    cases' lessons (the lesson entering and restarting the step makes from each, and what each misses of its task)."""
     out = []
     for step in STEPS:
         start = {**STATES[3], "step": 2, "theme": "dark"}
-        setup = tour.setup_state(step, start)
-        for s in [setup, DONE_BY[step.id](setup), *STATES[::20]]:
-            out.append({"step": asdict(step), "state": s, "setup": tour.setup_state(step, s),
-                        "done": tour.done(step, s)})
+        entered = tour.enter(step, start)
+        for s in [entered, DONE_BY[step.id](entered), *STATES[::20]]:
+            at = {**s, "step": STEPS.index(step) + 1}
+            out.append({"step": asdict(step), "state": s, "entered": tour.enter(step, s),
+                        "restarted": tour.restart(step, s), "missing": tour.missing(step, s),
+                        "at": at, "opened": tour.opened(at, STEPS)})
+        at = {**fields.default_state(start["lang"]), "step": STEPS.index(step) + 1, "theme": "dark"}
+        out.append({"step": asdict(step), "state": at, "entered": tour.enter(step, at),
+                    "restarted": tour.restart(step, at), "missing": tour.missing(step, at),
+                    "at": at, "opened": tour.opened(at, STEPS)})
     return out
 
 
@@ -193,7 +200,7 @@ def build():
         "whole_states": whole_states(),
         "sampling": sampling_cases(),
         "lab": lab_cases(),
-        "tour": tour_cases(),
+        "tour": tour_cases(), "steps": [asdict(step) for step in STEPS],
         # float16's every finite value, as NumPy rounds each double just off a half-way point and on it
         "float16": float16_cases(),
     }

@@ -54,7 +54,7 @@ test("every action does what app/actions.py does, at every limit", () => {
     assert.ok(close(stepped.z, want_step.z, Math.max(...s.z.map(Math.abs))), JSON.stringify(s));
     assert.deepEqual({ ...stepped, z: want_step.z }, want_step);
     const got = {
-      add_one: twin.add_one(s, rules), reset: twin.reset(s), add_class: twin.add_class(s, rules, strings),
+      add_one: twin.add_one(s, rules), subtract_max: twin.subtract_max(s, rules), reset: twin.reset(s), add_class: twin.add_class(s, rules, strings),
       remove_class: twin.remove_class(s, rules), set_lang: twin.set_lang(s, s.lang === "en" ? "ko" : "en", strings),
       ...Object.fromEntries(twin.PRESETS.map((p) => [`preset_${p}`, twin.preset(s, p, strings)])),
     };
@@ -158,13 +158,17 @@ test("float16 rounding is NumPy's: ties to even, subnormals, and overflow past 6
   x.forEach((v, i) => assert.ok(Object.is(twin.f16round(decode(v)), decode(f16[i])), `${v} → ${f16[i]}`));
 });
 
-test("the guided path's twin sets each step up and checks its task as app/tour.py does", () => {
+test("the guided path's twin enters each step and checks its task as app/tour.py does", () => {
   assert.ok(fixture.tour.length >= 13 * 3);
-  for (const { step, state, setup, done } of fixture.tour) {
-    assert.deepEqual(twin.tour_setup_state(step, state, rules, strings), setup, step.id);
-    assert.equal(twin.step_done(step, state, rules, strings), done, `${step.id} on ${JSON.stringify(state.z)}`);
+  for (const { step, state, entered, restarted, missing, at, opened } of fixture.tour) {
+    assert.deepEqual(twin.tour_opened(at, fixture.steps, rules, strings), opened, `${step.id}: opened`);
+    assert.deepEqual(twin.tour_enter(step, state, rules, strings), entered, step.id);
+    assert.deepEqual(twin.tour_restart(step, state, rules, strings), restarted, step.id);
+    assert.deepEqual(twin.step_missing(step, state), missing, `${step.id} on ${JSON.stringify(state.z)}`);
+    assert.equal(twin.step_done(step, state), missing.length === 0, step.id);
   }
-  assert.ok(fixture.tour.some((c) => c.done) && fixture.tour.some((c) => !c.done));
+  assert.ok(fixture.tour.some((c) => c.missing.length === 0) && fixture.tour.some((c) => c.missing.length > 1));
+  assert.ok(fixture.tour.some((c) => c.opened !== c.at && JSON.stringify(c.opened) !== JSON.stringify(c.at)));
 });
 
 test("the naive way's readout says why it shows zeros where no e^(z/T) overflows but their sum does", () => {
