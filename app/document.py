@@ -103,7 +103,8 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
         # (static/hangul.css), which the page gives the figures once it has loaded.
         "hangul": "SX Hangul",
-        "font": 'helvetica, "Noto Sans CJK KR", "Apple SD Gothic Neo", "Malgun Gothic", NanumGothic, "SX Hangul", '
+        "font": 'helvetica, Arial, "Liberation Sans", "DejaVu Sans", "Noto Sans", "Noto Sans CJK KR", '
+                '"Apple SD Gothic Neo", "Malgun Gothic", NanumGothic, "SX Hangul", '
                 "sans-serif"}
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {

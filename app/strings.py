@@ -56,7 +56,8 @@ TOUR_EN = {
         "title": "log-sum-exp, a smooth maximum",
         "text": "The bottom of softmax, in log form, is log-sum-exp: LSE(z/T) = ln Σ<sub>k</sub> "
                 "e<sup>z<sub>k</sub>/T</sup>. It lies between the largest z/T and that plus ln K: now {zmax} ≤ {lse} "
-                "≤ {zmax} + {ln_k}. The log of a probability is then ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T).",
+                "≤ {zmax} + {lnK} (ln K is a plain number, as z/T is). The log of a probability is then "
+                "ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T).",
         "task": "Bring log-sum-exp within 0.05 of the largest z/T.",
         "hint": "Lower the temperature, or drag the largest score further above the others.",
         "done": "When one score dominates, log-sum-exp is the maximum itself; when the scores are close, it is up to "
@@ -172,7 +173,7 @@ TOUR_KO = {
                 "확률도 함께 달라집니다.",
         "done": "확률은 같고 넘침은 없습니다: 라이브러리는 e<sup>(z − max z)/T</sup>를 계산하고, 그대로 계산한 "
                 "열도 이제 다른 열과 같습니다.",
-        "missing": ["넘침을 보려면 그대로 계산한 소프트맥스의 표를 여세요 (“순진한 소프트맥스 깨뜨리기”).", "",
+        "missing": ["넘침을 보려면 그대로 계산한 소프트맥스의 표를 여세요 (“그대로 계산한 소프트맥스 깨뜨리기”).", "",
                     "T가 바뀌었습니다: “처음부터 다시”를 누르세요. 고치는 방법은 모형을 그대로 두어야 합니다."],
     },
     "temperature": {
@@ -189,7 +190,8 @@ TOUR_KO = {
         "title": "로그합지수, 부드러운 최댓값",
         "text": "소프트맥스의 분모를 로그로 쓰면 로그합지수입니다: LSE(z/T) = ln Σ<sub>k</sub> "
                 "e<sup>z<sub>k</sub>/T</sup>. 이 값은 가장 큰 z/T와 거기에 ln K를 더한 값 사이에 있습니다: 지금 "
-                "{zmax} ≤ {lse} ≤ {zmax} + {ln_k}. 확률의 로그는 ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T)입니다.",
+                "{zmax} ≤ {lse} ≤ {zmax} + {lnK} (ln K도 z/T처럼 단위 없는 수). 확률의 로그는 "
+                "ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T)입니다.",
         "task": "로그합지수가 가장 큰 z/T와 0.05 안으로 가까워지게 만들어 보세요.",
         "hint": "온도를 낮추거나, 가장 큰 점수를 다른 점수들보다 더 위로 끌어 보세요.",
         "done": "한 점수가 압도하면 로그합지수는 최댓값 그 자체이고, 점수들이 비슷하면 최대 ln K만큼 위에 있습니다.",
@@ -235,9 +237,10 @@ TOUR_KO = {
     "runaway": {
         "title": "손실은 0에 닿지 않습니다",
         "text": "경사 하강 한 걸음은 화살표를 따라 점수를 옮깁니다: z ← z − η·(p − y′)/T. 손실은 줄지만 "
-                "p<sub>y</sub> = 1이 되려면 점수가 끝없이 멀어져야 하므로, 손실이 0으로 기어가는 동안 점수는 계속 "
+                "p<sub>y</sub> = 1이 되려면 점수가 끝없이 멀어져야 하므로, 손실이 0으로 천천히 다가가는 동안 "
+                "점수는 계속 "
                 "벌어집니다. 지금 손실은 {loss}입니다.",
-        "task": "손실이 0.02보다 작아질 때까지 경사 하강 걸음을 밟아 보세요.",
+        "task": "손실이 0.02보다 작아질 때까지 경사 하강을 한 걸음씩 해 보세요.",
         "hint": "“한 걸음 내딛기”를 여러 번 누르거나, “재생”을 누른 뒤 “멈춤”을 누르세요.",
         "done": "걸음마다 얻는 것이 줄어듭니다: 원-핫 목표에서는 점수가 끝없이 커집니다. 다음 단계의 라벨 스무딩이 "
                 "멈출 곳을 줍니다.",
@@ -247,7 +250,7 @@ TOUR_KO = {
         "text": "ε > 0이면 목표는 y′ = (1 − ε)·onehot(y) + ε/K입니다: 완벽한 답에도 의심이 조금 남습니다. 그러면 "
                 "손실에는 내려갈 수 없는 하한 H(y′) = {floor}이 생기고, 정답 점수와 다른 점수 사이의 유한한 차이에서 "
                 "그 하한에 닿습니다. 지금 손실은 {loss}입니다.",
-        "task": "손실이 하한과 0.001 안으로 가까워질 때까지 걸음을 밟아 보세요.",
+        "task": "손실이 하한과 0.001 안으로 가까워질 때까지 경사 하강을 해 보세요.",
         "hint": "걸음을 재생해 보세요: 점이 멀어지지 않고 가장 좋은 차이에서 멈춥니다.",
         "done": "점수가 자리를 잡습니다: 스무딩은 모델이 점수를 끝없이 키우지 않게 합니다.",
     },
@@ -267,7 +270,8 @@ TOUR_KO = {
                 "것입니다. 지금 손실은 {loss}입니다.",
         "task": "모든 점수를 같게 만들어 보세요: 손실이 ln K가 됩니다.",
         "hint": "시나리오 “아무것도 모름: 같은 점수”를 고르거나, 모든 점수 칸에 같은 값을 입력하세요.",
-        "done": "ln K가 기준입니다: 배움은 그 아래의 손실입니다. 길을 모두 걸었습니다. “따라 배우기”를 끄면 자유롭게 "
+        "done": "ln K가 기준선입니다: 학습이란 손실을 그 아래로 낮추는 것입니다. 길을 모두 걸었습니다. "
+                "“따라 배우기”를 끄면 자유롭게 "
                 "놀 수 있습니다.",
     },
 }
@@ -329,18 +333,18 @@ TEXT = {
         "float32": "float32",
         "float16": "float16",
         "loss_title": "Loss after each gradient step",
-        "loss_hint": "Σz stays put: the arrows sum to 0",
+        "loss_hint": "L after each gradient step, at the learning rate η below",
         "loss_step": "step",
         "loss_x": "step",
         "update_label": "One step, z ← z − η·(p − y′)/T:",
         "update_stable": "below η = 4T² = {limit} a step never raises the loss; from 2T² on it can overshoot the "
                          "optimum and swing around it; with a one-hot target the loss falls at any η",
         "update_sum": "The sum of the logits stays:",
-        "jacobian_title": "Jacobian ∂p_i/∂z_j",
-        "jacobian_hint": "= p_i(δ_ij − p_j)/T · red +, blue −",
+        "jacobian_title": "Jacobian ∂pᵢ/∂zⱼ",
+        "jacobian_hint": "= pᵢ(δᵢⱼ − pⱼ)/T · red +, blue −",
         "jacobian_rows": "Largest row sum (0: adding 1 to every logit changes no p):",
         "jacobian_chain": "Chain rule (∂L/∂p)ᵀJ:",
-        "jacobian_arrows": "The arrows’ ∂L/∂z = (p − y′)/T:",
+        "jacobian_arrows": "∂L/∂z = (p − y′)/T, the opposite of the arrows:",
         "race_title": "The first draws: z<sub>k</sub>/T + g<sub>k</sub>, the largest wins (bold)",
         "race_draw": "draw",
         "naive_title": "softmax(z/T) three ways in {dtype}",
@@ -387,12 +391,12 @@ TEXT = {
         "alibi_head": "ALiBi head",
         "alibi_head_options": {"0": "none", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "Router's k",
-        "vocab_title": "The next word: p = softmax(ln f / T)",
+        "vocab_title": "Word frequencies as a model (no context): p = softmax(ln f / T)",
         "vocab_hint": "{V} words · grey: before the filters · blue: kept, renormalised",
         "vocab_x": "rank of the word (log scale)",
         "vocab_y": "p (log scale)",
         "attention_title": "Causal attention, the classes as tokens",
-        "attention_hint": "row i attends to keys j ≤ i: softmax_j(z_j/T − m(i − j))",
+        "attention_hint": "row i attends to keys j ≤ i: softmaxⱼ(zⱼ/T − m(i − j))",
         "attention_x": "key j",
         "attention_y": "query i",
         "router_title": "A router over the classes as experts",
@@ -408,9 +412,11 @@ TEXT = {
         "decoding_top": "The most probable, renormalised:",
         "uniform_label": "A model that knows nothing scores ln V =",
         "uniform_aside": "ln 50,257 = {gpt2} for GPT-2's vocabulary",
-        "alibi_none": "No ALiBi bias: each query's weights are softmax_j(z_j/T) over the keys it can see.",
+        "alibi_none": "No ALiBi bias: each query's weights are softmax<sub>j</sub>(z<sub>j</sub>/T) over the keys it "
+                      "can see.",
         "alibi_identity": "ALiBi adds −m(i − j), m = {m}. Within a row −m·i is the same for every key, so the "
-                          "weights are also softmax_j(z_j/T + m·j): the largest difference between the two on "
+                          "weights are also softmax<sub>j</sub>(z<sub>j</sub>/T + m·j): the largest difference "
+                          "between the two on "
                           "this page is {diff}.",
         "router_orders": "Mask then softmax, or softmax then renormalise: the two orders' weights differ by at "
                          "most {diff}.",
@@ -462,6 +468,7 @@ TEXT = {
         "floor_zero": "the loss never reaches 0 for finite logits",
         "kl": "Above the floor KL(y′‖p)",
         "perplexity": "Perplexity e<sup>L</sup>",
+        "perplexity_bits": "Perplexity 2<sup>L</sup>",
         "gap": "Best gap z<sub>y</sub> − z<sub>k</sub> = T·ln((1 − ε + ε/K)/(ε/K))",
         "gap_now": "now",
         "sigmoid": "Two classes: p<sub>1</sub> = σ((z<sub>1</sub> − z<sub>2</sub>)/T)",
@@ -528,7 +535,7 @@ TEXT = {
         "lock_names": {"z": "점수", "T": "온도", "y": "정답 부류", "eps": "ε", "lr": "학습률", "units": "단위",
                        "names": "부류 이름", "lang": "언어", "theme": "테마", "lecture": "강의 모드",
                        "open": "펼친 부분", "n": "뽑는 횟수", "seed": "시드", "sample": "뽑기",
-                       "jacobian": "야코비안", "naive": "순진한 소프트맥스", "dtype": "수 형식",
+                       "jacobian": "야코비안", "naive": "그대로 계산한 소프트맥스", "dtype": "수 형식",
                        "learn": "경사 하강 걸음", "logloss": "손실 그림의 눈금", "step": "따라 배우기 단계",
                        "tour": "따라 배우기", "calib": "보정 보기", "cT": "분류기의 온도", "bins": "구간 수",
                        "lm": "언어 모델 보기", "vlang": "어휘", "topk": "top-k", "topp": "top-p", "minp": "min-p",
@@ -568,36 +575,37 @@ TEXT = {
         "num_samples": "뽑는 횟수 N",
         "seed": "시드",
         "jacobian": "야코비안 보기",
-        "naive": "순진한 소프트맥스 깨뜨리기",
+        "naive": "그대로 계산한 소프트맥스 깨뜨리기",
         "naive_dtype": "수 형식",
         "float64": "float64",
         "float32": "float32",
         "float16": "float16",
         "loss_title": "경사 하강 걸음마다의 손실",
-        "loss_hint": "Σz는 그대로: 화살표의 합은 0",
+        "loss_hint": "경사 하강 한 걸음마다의 L, 아래 학습률 η로",
         "loss_step": "걸음",
         "loss_x": "걸음",
         "update_label": "한 걸음, z ← z − η·(p − y′)/T:",
         "update_stable": "η가 4T² = {limit}보다 작으면 손실이 커지지 않고, 2T²부터는 최적점을 지나쳐 양쪽을 오갈 수 "
                          "있으며, 목표가 원-핫이면 어떤 η에서도 손실이 줄어듭니다",
         "update_sum": "점수의 합은 그대로입니다:",
-        "jacobian_title": "야코비안 ∂p_i/∂z_j",
-        "jacobian_hint": "= p_i(δ_ij − p_j)/T · 빨강 +, 파랑 −",
+        "jacobian_title": "야코비안 ∂pᵢ/∂zⱼ",
+        "jacobian_hint": "= pᵢ(δᵢⱼ − pⱼ)/T · 빨강 +, 파랑 −",
         "jacobian_rows": "가장 큰 행의 합 (0: 모든 점수에 1을 더해도 p는 그대로):",
         "jacobian_chain": "연쇄 법칙 (∂L/∂p)ᵀJ:",
-        "jacobian_arrows": "화살표의 ∂L/∂z = (p − y′)/T:",
+        "jacobian_arrows": "∂L/∂z = (p − y′)/T, 화살표와 반대 방향:",
         "race_title": "처음 뽑은 것들: z<sub>k</sub>/T + g<sub>k</sub>, 가장 큰 것이 이깁니다 (굵게)",
         "race_draw": "뽑기",
         "naive_title": "{dtype}로 세 가지 방법의 softmax(z/T)",
-        "naive_col_naive": "순진한 e<sup>u</sup>/Σe<sup>u</sup>",
+        "naive_col_naive": "그대로 e<sup>u</sup>/Σe<sup>u</sup>",
         "naive_col_shifted": "최댓값을 뺌",
         "naive_col_log": "exp(로그 소프트맥스)",
-        "naive_over": "가장 큰 z/T는 {top}으로 ln(최대 {dtype}) = {at}보다 큽니다: e<sup>z/T</sup>가 넘쳐서 순진한 "
+        "naive_over": "가장 큰 z/T는 {top}으로 ln(최대 {dtype}) = {at}보다 큽니다: e<sup>z/T</sup>가 넘쳐서 "
+                      "그대로 계산한 "
                       "방법은 inf를 inf로 나눕니다.",
         "naive_under": "e<sup>z/T</sup>는 z/T = ln(최대) = {at}을 넘으면 {dtype}에서 넘칩니다. "
                        "가장 큰 z/T는 {top}입니다.",
         "naive_sum": "가장 큰 z/T는 {top}으로 ln(최대 {dtype}) = {at}보다 작아 e<sup>z/T</sup>는 하나도 넘치지 "
-                     "않지만, 그 합이 넘칩니다: 순진한 방법은 하나하나를 inf로 나누어 0을 보여 줍니다.",
+                     "않지만, 그 합이 넘칩니다: 그대로 계산하면 하나하나를 inf로 나누어 0을 보여 줍니다.",
         "naive_loss_log_p": "−ln(softmax)로 구한 손실:",
         "naive_loss_lse": "−(z<sub>y</sub>/T − LSE)로:",
         "calibration": "실제 분류기 보정하기",
@@ -633,12 +641,12 @@ TEXT = {
         "alibi_head": "ALiBi 헤드",
         "alibi_head_options": {"0": "없음", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "라우터의 k",
-        "vocab_title": "다음 단어: p = softmax(ln f / T)",
+        "vocab_title": "단어 빈도 모형 (문맥 없음): p = softmax(ln f / T)",
         "vocab_hint": "단어 {V}개 · 회색: 거르기 전 · 파랑: 남긴 단어, 다시 정규화",
         "vocab_x": "단어의 순위 (로그 눈금)",
         "vocab_y": "p (로그 눈금)",
         "attention_title": "인과적 어텐션, 부류를 토큰으로",
-        "attention_hint": "행 i는 j ≤ i인 키를 봅니다: softmax_j(z_j/T − m(i − j))",
+        "attention_hint": "행 i는 j ≤ i인 키를 봅니다: softmaxⱼ(zⱼ/T − m(i − j))",
         "attention_x": "키 j",
         "attention_y": "쿼리 i",
         "router_title": "부류를 전문가로 보는 라우터",
@@ -654,9 +662,11 @@ TEXT = {
         "decoding_top": "가장 그럴듯한 단어 (다시 정규화):",
         "uniform_label": "아무것도 모르는 모델의 손실 ln V =",
         "uniform_aside": "GPT-2의 어휘에서는 ln 50,257 = {gpt2}",
-        "alibi_none": "ALiBi 편향 없음: 각 쿼리의 가중치는 볼 수 있는 키에 대한 softmax_j(z_j/T)입니다.",
+        "alibi_none": "ALiBi 편향 없음: 각 쿼리의 가중치는 볼 수 있는 키에 대한 "
+                      "softmax<sub>j</sub>(z<sub>j</sub>/T)입니다.",
         "alibi_identity": "ALiBi는 −m(i − j)를 더합니다 (m = {m}). 한 행에서 −m·i는 모든 키에 같으므로 가중치는 "
-                          "softmax_j(z_j/T + m·j)와도 같습니다: 이 페이지에서 둘의 가장 큰 차이는 {diff}입니다.",
+                          "softmax<sub>j</sub>(z<sub>j</sub>/T + m·j)와도 같습니다: 이 페이지에서 둘의 가장 큰 "
+                          "차이는 {diff}입니다.",
         "router_orders": "가리고 소프트맥스, 또는 소프트맥스 후 다시 정규화: 두 순서의 가중치 차이는 많아야 "
                          "{diff}입니다.",
         "distill_limit": "교사 v = ({v}), 학생 z = 여러분의 점수. T = {at}에서 ‖∇‖·T²: {values}; 이 값은 "
@@ -704,6 +714,7 @@ TEXT = {
         "floor_zero": "유한한 점수에서는 손실이 0에 닿지 않습니다",
         "kl": "하한 위의 손실 KL(y′‖p)",
         "perplexity": "퍼플렉서티 e<sup>L</sup>",
+        "perplexity_bits": "퍼플렉서티 2<sup>L</sup>",
         "gap": "가장 좋은 차이 z<sub>y</sub> − z<sub>k</sub> = T·ln((1 − ε + ε/K)/(ε/K))",
         "gap_now": "지금",
         "sigmoid": "두 부류: p<sub>1</sub> = σ((z<sub>1</sub> − z<sub>2</sub>)/T)",

@@ -100,7 +100,8 @@ export function render_readouts(n, s, t) {
       ` = <span class="value">${fmt_exp(n.log_p[y])}</span>`,
     floor: `${label(t.floor)} ${info(n.floor)}` + (eps ? "" : ` <span class="aside">· ${t.floor_zero}</span>`),
     kl: `${label(t.kl)} ${info(n.kl)}`,
-    perplexity: `${label(t.perplexity)} <span class="value">${fmt_exp(n.loss)}</span>`,
+    // e^L in nats is 2^L in bits: the same number, named as the loss beside it is written.
+    perplexity: `${label(bits ? t.perplexity_bits : t.perplexity)} <span class="value">${fmt_exp(n.loss)}</span>`,
     gap: !eps ? "" : `${label(t.gap)} <span class="value">${fmt(n.gap_best)}</span>` +
       ` <span class="aside">${t.gap_now} ${fmt(n.gap_now)}</span>`,
     info: `<div class="bar"><span class="floor" style="width:${floor_w}%"></span>` +

@@ -89,10 +89,10 @@ function live_numbers(n, s, t) {
   const in_unit = (nats) => (bits ? nats / Math.LN2 : nats);
   const zmax = Math.max(...s.z) / s.T;
   const naive_now = zmax > OVERFLOW_AT[s.dtype] ? t.tour_naive_over : t.tour_naive_fine;
-  const numbers = { p_y: fmt_exp(n.log_p[s.y]), z0: fmt(s.z[0]), T: fmt(s.T), loss: fixed3(in_unit(n.loss), unit),
+  const numbers = { p_y: fmt_exp(n.log_p[s.y]), z0: fmt(s.z[0]), T: real_text(s.T), loss: fixed3(in_unit(n.loss), unit),
     entropy_bits: with_minus((n.entropy / Math.LN2).toFixed(3)), lse: fmt(n.lse), zmax: fmt(zmax),
     ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n),
-    z0_start: fmt(s.initial[0]) };
+    z0_start: fmt(s.initial[0]), lnK: fmt(n.ln_k) };
   n.log_p.slice(0, 2).forEach((log_p, k) => { numbers[`p${k}`] = fmt_exp(log_p); });
   const out = Object.fromEntries(Object.entries(numbers)
     .map(([key, text]) => [key, `<span class="live" data-live="${key}">${text}</span>`]));

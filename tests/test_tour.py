@@ -20,8 +20,8 @@ from tests.twin_cases import DONE_BY
 PARTS = ("title", "text", "task", "hint", "done")
 OPS = {"<", ">", "=", "set", "near", "rose"}
 # The live numbers a step's text may name (static/tour.mjs live_numbers) and the class names.
-LIVE = {"p0", "p1", "p_y", "z0", "z0_start", "T", "loss", "entropy_bits", "lse", "zmax", "ln_k", "floor", "g_y", "n",
-        "name0", "name1", "name_y", "naive_now"}
+LIVE = {"p0", "p1", "p_y", "z0", "z0_start", "lnK", "T", "loss", "entropy_bits", "lse", "zmax", "ln_k", "floor",
+        "g_y", "n", "name0", "name1", "name_y", "naive_now"}
 
 
 def parts(words):

@@ -59,7 +59,7 @@ def python_numbers(s):
     return {"p0": q["p:0"], "p1": q["p:1"], "p_y": q[f"p:{y}"], "z0": s["z"][0], "T": s["T"], "loss": q["loss"] * per,
             "entropy_bits": q["entropy_bits"], "lse": q["lse_gap"] + q["zmax_T"], "zmax": q["zmax_T"],
             "ln_k": math.log(K) * per, "floor": float(core.label_smoothing_floor(K, s["eps"])) * per,
-            "g_y": float(g[y]), "n": s["n"], "z0_start": s["initial"][0]}
+            "g_y": float(g[y]), "n": s["n"], "z0_start": s["initial"][0], "lnK": math.log(K)}
 
 
 def plain(html):
@@ -369,3 +369,15 @@ def test_a_browser_that_refuses_storage_still_walks_the_path(new_page, exported)
     lp.click(p.pg, "tour_next")
     lp.wait_state(p.pg, "(s) => s.step === 2")
     assert p.errors == [], p.errors
+
+
+def test_the_step_writes_T_as_its_slider_does_and_perplexity_as_the_loss_is_written(new_page, exported):
+    """Issue 37: "12.600" beside "T = 12.6"; "Perplexity e^L 1.517" beside a loss in bits (1.517 is 2^L)."""
+    p = new_page(block_network=True)
+    p.pg.goto(f"{exported.as_uri()}#step=4&T=12.6&units=bits&open=info")
+    lp.wait_ready(p.pg)
+    assert status_live(p.pg)["T"] == "12.6"
+    shown = lp.text(p.pg, "readout-perplexity")
+    assert shown.startswith("Perplexity 2L"), shown
+    loss_bits = tour.quantities(lp.state(p.pg))["loss"] / math.log(2)
+    assert number(shown.removeprefix("Perplexity 2L").strip()) == pytest.approx(2**loss_bits, rel=5e-3)
