@@ -13,7 +13,10 @@ A step says:
   `>` (than a number, or than another quantity), `=` (equals the operand), `set` (equals the step's own set-up
   value), or, of a logit "z:k", `near` (within the operand of where the step started it: a hand's slip of a
   drag counts as untouched) or `rose` (by at least the operand since then);
-- needs: the controls (app/controls.py names) the task uses; the path dims the others.
+- needs: the controls (app/controls.py names) the task uses; the path dims the others;
+- predict: for a step that asks the learner to commit to an answer before they act, the index of the right one
+  among its strings' `choices` (the question is its strings' `predict`); the page asks before it shows the
+  task, and says whether they were right.
 
 Adding a step is a row here and its strings in both languages: the tests walk every row (tests/test_tour.py:
 strings, no step done once entered; tests/browser/test_tour.py: each done by real gestures, served and exported,
@@ -33,6 +36,7 @@ class Step:
     check: tuple
     setup: dict | None = None
     needs: tuple = ()
+    predict: int | None = None
 
 
 # How far a point may move and still count as untouched: a drag that ends 2.12 for 2 is a hand's slip.
@@ -40,14 +44,17 @@ SLIP = 0.25
 
 STEPS = (
     Step("scores", check=(("p:1", ">", "p:0"), ("z:0", "near", SLIP)), needs=("reset",)),
-    Step("shift", check=(("z:0", "rose", 3.0), ("z:1", "rose", 3.0), ("z:2", "rose", 3.0)), needs=("add_one", "reset")),
+    Step("shift", check=(("z:0", "rose", 3.0), ("z:1", "rose", 3.0), ("z:2", "rose", 3.0)), needs=("add_one", "reset"),
+         predict=1),
     Step("naive", setup={"z": [8.0, 0.0, 0.0], "T": 0.01, "naive": True, "dtype": "float64"},
          check=(("naive", "=", True), ("zmax_T", "<", NAIVE_LIMIT), ("T", "set", None)),
          needs=("subtract_max", "naive_dtype", "reset")),
-    Step("temperature", setup={"z": [2.0, 1.0, 0.1]}, check=(("entropy_bits", ">", 1.5),), needs=("temperature",)),
+    Step("temperature", setup={"z": [2.0, 1.0, 0.1]}, check=(("entropy_bits", ">", 1.5),), needs=("temperature",),
+         predict=0),
     Step("lse", setup={"open": ["lse"]}, check=(("lse_gap", "<", 0.05),), needs=("temperature",)),
-    Step("sigmoid", setup={"z": [0.0, 0.0]}, check=(("K", "=", 2), ("p:0", ">", 0.85), ("p:0", "<", 0.91))),
-    Step("loss", setup={"z": [2.0, 1.0, 0.1]}, check=(("loss", "<", 0.1),)),
+    Step("sigmoid", setup={"z": [0.0, 0.0]}, check=(("K", "=", 2), ("p:0", ">", 0.85), ("p:0", "<", 0.91)),
+         predict=1),
+    Step("loss", setup={"z": [2.0, 1.0, 0.1]}, check=(("loss", "<", 0.1),), predict=1),
     Step("information", setup={"open": ["info"]}, check=(("units", "=", "bits"),), needs=("units",)),
     Step("gradient", setup={"z": [2.0, 1.0, 0.1]}, check=(("p:1", ">", 0.9), ("y", "=", 0))),
     Step("runaway", setup={"learn": True, "lr": 1.0}, check=(("loss", "<", 0.02),),

@@ -26,6 +26,8 @@ TOUR_EN = {
         "task": "Press “Add 1 to every logit” three times: the points rise, the bars stay.",
         "hint": "The button is under the figures. Watch the bars while the points move up.",
         "done": "The probabilities did not move: softmax sees only the differences between scores.",
+        "predict": "When every score rises by 1, the bars will…",
+        "choices": ["rise", "stay as they are", "fall"],
     },
     "naive": {
         "title": "Why code subtracts the largest score",
@@ -51,6 +53,8 @@ TOUR_EN = {
         "hint": "The higher the temperature, the flatter the bars: move the temperature slider right.",
         "done": "Near the uniform distribution the entropy approaches log<sub>2</sub> 3 ≈ 1.585 bits, the most three "
                 "classes can hold.",
+        "predict": "As T goes to 0, the probabilities go to…",
+        "choices": ["all on the largest score (argmax)", "1/K each (uniform)", "stay as they are"],
     },
     "lse": {
         "title": "log-sum-exp, a smooth maximum",
@@ -70,6 +74,8 @@ TOUR_EN = {
         "task": "Make {name0}'s probability about 0.88: between 0.85 and 0.91.",
         "hint": "σ(2) ≈ 0.881: make {name0}'s score 2 more than {name1}'s. Type 2 in the first logit box, or drag.",
         "done": "Logistic regression is the two-class softmax: one difference of scores, one sigmoid.",
+        "predict": "With {name0}'s score 2 above {name1}'s, {name0}'s probability will be about…",
+        "choices": ["0.67", "0.88", "0.99"],
     },
     "loss": {
         "title": "The loss: −ln p of the true class",
@@ -80,6 +86,8 @@ TOUR_EN = {
         "hint": "Drag the true class's point up, or the others down: p<sub>y</sub> has to pass e<sup>−0.1</sup> ≈ "
                 "0.905.",
         "done": "Training makes this number small over many examples: maximum likelihood, in other words.",
+        "predict": "If the true class's probability halves, the loss…",
+        "choices": ["halves", "rises by ln 2 ≈ 0.693 nats", "doubles"],
     },
     "information": {
         "title": "Cross-entropy = entropy + KL, in bits or nats",
@@ -160,6 +168,8 @@ TOUR_KO = {
         "task": "“모든 점수에 1 더하기”를 세 번 눌러 보세요: 점은 올라가고 막대는 그대로입니다.",
         "hint": "버튼은 그림 아래에 있습니다. 점이 올라가는 동안 막대를 지켜보세요.",
         "done": "확률은 움직이지 않았습니다: 소프트맥스는 점수 사이의 차이만 봅니다.",
+        "predict": "모든 점수가 1씩 오르면 막대는…",
+        "choices": ["올라간다", "그대로다", "내려간다"],
     },
     "naive": {
         "title": "코드가 가장 큰 점수를 빼는 까닭",
@@ -185,6 +195,8 @@ TOUR_KO = {
         "hint": "온도가 높을수록 막대가 평평해집니다: 온도 슬라이더를 오른쪽으로 옮겨 보세요.",
         "done": "균등 분포에 가까워지면 엔트로피는 세 부류가 담을 수 있는 최대, log<sub>2</sub> 3 ≈ 1.585 비트에 "
                 "다가갑니다.",
+        "predict": "T가 0에 가까워지면 확률은…",
+        "choices": ["가장 큰 점수에 모두 간다 (argmax)", "모두 1/K가 된다 (균등)", "그대로다"],
     },
     "lse": {
         "title": "로그합지수, 부드러운 최댓값",
@@ -204,6 +216,8 @@ TOUR_KO = {
         "hint": "σ(2) ≈ 0.881: {name0} 점수를 {name1} 점수보다 2 크게 하세요. 첫 번째 점수 칸에 2를 입력하거나 점을 "
                 "끌어 보세요.",
         "done": "로지스틱 회귀는 두 부류의 소프트맥스입니다: 점수 차이 하나, 시그모이드 하나.",
+        "predict": "{name0} 점수가 {name1} 점수보다 2 크면 {name0} 확률은 대략…",
+        "choices": ["0.67", "0.88", "0.99"],
     },
     "loss": {
         "title": "손실: 정답 부류의 −ln p",
@@ -214,6 +228,8 @@ TOUR_KO = {
         "hint": "정답 부류의 점을 위로, 다른 점을 아래로 끌어 보세요: p<sub>y</sub>가 e<sup>−0.1</sup> ≈ 0.905를 "
                 "넘어야 합니다.",
         "done": "학습은 많은 예에서 이 수를 작게 만듭니다: 다른 말로 최대가능도입니다.",
+        "predict": "정답 부류의 확률이 절반이 되면 손실은…",
+        "choices": ["절반이 된다", "ln 2 ≈ 0.693 내트만큼 오른다", "두 배가 된다"],
     },
     "information": {
         "title": "교차 엔트로피 = 엔트로피 + KL 발산, 비트와 내트",
@@ -391,7 +407,7 @@ TEXT = {
         "alibi_head": "ALiBi head",
         "alibi_head_options": {"0": "none", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "Router's k",
-        "vocab_title": "Word frequencies as a model (no context): p = softmax(ln f / T)",
+        "vocab_title": "Unigram (no context): p = softmax(ln f / T)",
         "vocab_hint": "{V} words · grey: before the filters · blue: kept, renormalised",
         "vocab_x": "rank of the word (log scale)",
         "vocab_y": "p (log scale)",
@@ -521,6 +537,9 @@ TEXT = {
         "tour_undo": "Undo “Start again”",
         "tour_of": "Step {k} of {n}",
         "tour_task": "Your task:",
+        "tour_predict": "Predict:",
+        "tour_right": "You said “{guess}”: right.",
+        "tour_wrong": "You said “{guess}”; it is “{answer}”.",
         "tour_hint": "Hint",
         "tour_done": "Done:",
         "tour_live": "Step {k} of {n}: {title}",
@@ -767,6 +786,9 @@ TEXT = {
         "tour_undo": "“처음부터 다시” 되돌리기",
         "tour_of": "{n}단계 중 {k}단계",
         "tour_task": "할 일:",
+        "tour_predict": "예측:",
+        "tour_right": "“{guess}”: 맞았습니다.",
+        "tour_wrong": "“{guess}”라고 했지요. 답은 “{answer}”입니다.",
         "tour_hint": "도움말",
         "tour_done": "해냈습니다:",
         "tour_live": "{n}단계 중 {k}단계: {title}",

@@ -21,6 +21,11 @@ function ready(page) {
     shadow.addEventListener("keydown", (ev) => on_input_key(page, ev));
     shadow.addEventListener("change", (ev) => on_input_change(page, ev));
   }
+  const status = shadow_of(page, a.tour.status);
+  if (status && !page.shadows.has(status)) {
+    page.shadows.add(status);
+    status.addEventListener("click", (ev) => on_guess(page, ev));
+  }
   if (!page.drawn) {
     page.drawn = true;
     page.opened ??= { ...page.valid, notice: "" }; // unless a link was read first

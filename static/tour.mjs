@@ -105,28 +105,43 @@ function live_numbers(n, s, t) {
 /** The path's two Divs for state s and its frame's numbers n: the step's paragraph under where it is on the
  * path, and its task, which says when it is done (`data-done`) and, until then, what is still missing (`missing`:
  * step_missing's indices, each said by its `missing` string where the step has one), with its hint a learner
- * opens. The done line and the line with each missing string are laid in the same place, unseen, so the task
- * keeps one height while a learner acts: nothing below it moves (two slips at once may take a line more). */
-export function tour_html(n, s, t, steps, missing, seen) {
+ * opens. A step that asks for a prediction asks it first, with a button for each choice, and shows the task once
+ * the learner has chosen (`guess`, the choice's index), with whether they were right. Every other way the task
+ * line can read is laid in the same place, unseen, so it keeps one height while a learner acts: nothing below it
+ * moves (two slips at once may take a line more). */
+export function tour_html(n, s, t, steps, missing, seen, guess) {
   const step = steps[s.step - 1];
   const words = t.tour_steps[step.id];
   const fields = live_numbers(n, s, t);
   const path = steps.map((st, k) => `<li${k === s.step - 1 ? ' aria-current="step"' : ""}` +
     `${seen.has(st.id) ? ' class="seen"' : ""}>${k + 1}</li>`).join("");
   const task = fill(words.task, fields);
-  const line = (which) => (which.length === 0
-    ? `<strong>✓ ${t.tour_done}</strong> ${task} <span class="aside">${fill(words.done, fields)}</span>`
-    : `<strong>${t.tour_task}</strong> ${task}` + which.filter((i) => words.missing?.[i])
-      .map((i) => ` <span class="missing">${fill(words.missing[i], fields)}</span>`).join(""));
+  const asks = step.predict !== null && step.predict !== undefined;
+  const verdict = (g) => (g === undefined ? "" : `<span class="verdict">${fill(g === step.predict ? t.tour_right
+    : t.tour_wrong, { guess: fill(words.choices[g], fields), answer: fill(words.choices[step.predict], fields) })}</span> `);
+  const line = (which, g) => {
+    if (which.length === 0) {
+      return `<strong>✓ ${t.tour_done}</strong> ${verdict(g)}${task} <span class="aside">${fill(words.done, fields)}</span>`;
+    }
+    if (asks && g === undefined) {
+      return `<strong>${t.tour_predict}</strong> ${fill(words.predict, fields)} <span class="choices">` +
+        words.choices.map((c, i) => `<button type="button" data-guess="${i}">${fill(c, fields)}</button>`).join(" ") +
+        "</span>";
+    }
+    return `<strong>${t.tour_task}</strong> ${verdict(g)}${task}` + which.filter((i) => words.missing?.[i])
+      .map((i) => ` <span class="missing">${fill(words.missing[i], fields)}</span>`).join("");
+  };
   const done = missing.length === 0;
   const said = step.check.map((_, i) => i).filter((i) => words.missing?.[i]);
-  const rooms = [[], ...said.map((i) => [i])]
-    .map((which) => `<p class="task room" aria-hidden="true">${line(which).replace(/ class="live" data-live="\w+"/g, "")}</p>`);
+  const guesses = asks ? [undefined, ...words.choices.map((_, i) => i)] : [undefined];
+  const rooms = guesses.flatMap((g) => [[], [0], ...said.map((i) => [i])].map((which) => line(which, g)))
+    .map((html) => `<p class="task room" aria-hidden="true">${html.replace(/ class="live" data-live="\w+"/g, "")
+      .replace(/<button [^>]*>/g, '<span class="choice">').replace(/<\/button>/g, "</span>")}</p>`);
   return {
     text: `<div class="tour"><p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <strong>${words.title}</strong></p>` +
       `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p></div>`,
     status: `<div class="tour"><div class="task-lines"><p class="task${done ? " tour-done" : ""}" data-done="${done}">` +
-      `${line(missing)}</p>${rooms.join("")}</div>` +
+      `${line(missing, guess)}</p>${rooms.join("")}</div>` +
       `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details></div>`,
   };
 }
@@ -142,7 +157,7 @@ function draw_tour(page, n, s, t, live) {
   const missing = step_missing(step, s);
   const done = missing.length === 0;
   if (done && !live) remember_step(page, step.id, s.step);
-  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen);
+  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen, page.tour_guesses.get(s.step));
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
   if (live) return done;
@@ -212,6 +227,16 @@ function tour_move(page, by) {
   page.tour_undo = null;
   act(page, (was) => ({ ...tour_enter(a.steps[step - 1], { ...was, step }, a.rules, a.strings), notice: "" }));
   store_tour(page, step);
+}
+
+// A choice pressed in a step's prediction (the status Div's buttons, startup.mjs): kept for the step while the
+// page is open, and the task shown with whether it was right.
+function on_guess(page, ev) {
+  const button = ev.target.closest?.("button[data-guess]");
+  if (!button) return;
+  const s = now(page);
+  page.tour_guesses.set(s.step, Number(button.dataset.guess));
+  draw(page, s);
 }
 
 function tour_setup(page) {

@@ -66,6 +66,7 @@ def test_the_word_frequencies_are_not_called_the_next_word(lang, claim):
     """A unigram model has no context: its title says so, not "the next word"."""
     title = TEXT[lang]["vocab_title"]
     assert claim not in title.lower() and ("no context" in title if lang == "en" else "문맥 없음" in title)
+    assert ("Unigram" if lang == "en" else "단어 빈도") in title
 
 
 @pytest.mark.parametrize("calque", ["순진한", "걸음을 밟아", "배움은 그 아래의 손실", "기어가"])

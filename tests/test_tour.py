@@ -26,7 +26,9 @@ LIVE = {"p0", "p1", "p_y", "z0", "z0_start", "lnK", "T", "loss", "entropy_bits",
 
 def parts(words):
     """A step's strings as (part, text): its missing lines each as a part of their own."""
-    return [*((p, words[p]) for p in PARTS), *((f"missing {i}", m) for i, m in enumerate(words.get("missing", ())))]
+    return [*((p, words[p]) for p in PARTS), *((f"missing {i}", m) for i, m in enumerate(words.get("missing", ()))),
+            *((("predict", words["predict"]),) if "predict" in words else ()),
+            *((f"choice {i}", c) for i, c in enumerate(words.get("choices", ())))]
 
 
 def test_every_step_has_its_strings_in_both_languages_none_empty_and_only_known_live_numbers():
@@ -35,7 +37,9 @@ def test_every_step_has_its_strings_in_both_languages_none_empty_and_only_known_
         words = TEXT[lang]["tour_steps"]
         assert set(words) == {s.id for s in STEPS}, lang
         for step in STEPS:
-            assert set(words[step.id]) - {"missing"} == set(PARTS), (lang, step.id)
+            assert set(words[step.id]) - {"missing", "predict", "choices"} == set(PARTS), (lang, step.id)
+            asks = step.predict is not None
+            assert ("predict" in words[step.id]) == ("choices" in words[step.id]) == asks, (lang, step.id)
             if "missing" in words[step.id]:  # a line for each condition of the check, "" where the task says it
                 assert len(words[step.id]["missing"]) == len(step.check), (lang, step.id)
             for part, text in parts(words[step.id]):
@@ -101,6 +105,26 @@ def test_the_first_step_is_done_exactly_when_dog_leads_and_cat_is_within_a_slip_
     assert tour.done(STEPS[0], s) == (near and leads)
     # Not done: the page says the cat moved exactly when that is what is missing.
     assert tour.missing(STEPS[0], s) == [i for i, fails in enumerate((not leads, not near)) if fails]
+
+
+def test_at_least_four_steps_ask_for_a_prediction_whose_answer_is_what_the_lesson_shows():
+    """Issue 37: predict, then check. Each answer is the one core's numbers give (so a wrong key is caught)."""
+    asking = {s.id: s for s in STEPS if s.predict is not None}
+    assert len(asking) >= 4
+    for step in asking.values():
+        for lang in LANGS:
+            choices = TEXT[lang]["tour_steps"][step.id]["choices"]
+            assert len(choices) == len(TEXT["en"]["tour_steps"][step.id]["choices"]) >= 2
+            assert step.predict < len(choices)
+    z = np.array([2.0, 1.0, 0.1])
+    np.testing.assert_allclose(core.softmax(z + 1), core.softmax(z))  # shift: the bars stay
+    assert asking["shift"].predict == 1
+    assert core.softmax(z, T=1e-3)[0] == 1.0 and asking["temperature"].predict == 0  # argmax
+    p_cat = core.softmax(np.array([2.0, 0.0]))[0]  # σ(2), the two-class softmax
+    assert TEXT["en"]["tour_steps"]["sigmoid"]["choices"][asking["sigmoid"].predict] == f"{p_cat:.2f}"
+    p_y = 0.4  # halved: −ln(p/2) = −ln p + ln 2
+    assert float(-np.log(p_y / 2) + np.log(p_y)) == pytest.approx(np.log(2))
+    assert "ln 2" in TEXT["en"]["tour_steps"]["loss"]["choices"][asking["loss"].predict]
 
 
 def test_a_hand_s_slip_counts_as_untouched_and_a_real_move_is_said():

@@ -198,6 +198,31 @@ def status_live(pg):
 SLIPS = {"scores": slip_in_step_1, "naive": slip_in_step_3}
 
 
+def predict(pg, t, step, wrong):
+    """Issue 37: predict, then check. The step asks first (its task not shown yet); a choice pressed with the mouse
+    shows the task and says whether it was right."""
+    words = t["tour_steps"][step.id]
+    line = pg.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector('[data-done]').textContent""")
+    def fixed(text):  # the longest run of a string's words between its live numbers
+        return max(re.split(r"\{\w+\}", plain(text)), key=len)
+
+    assert fixed(words["predict"]) in line and fixed(words["task"]) not in line
+    choice = (step.predict + 1) % len(words["choices"]) if wrong else step.predict
+    button = pg.evaluate_handle(f"""(i) => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector(`[data-done] button[data-guess="${{i}}"]`)""", choice).as_element()
+    button.scroll_into_view_if_needed()
+    button.click()
+    pg.wait_for_function(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector('[data-done] .verdict') !== null""")
+    said = t["tour_wrong" if wrong else "tour_right"].format(guess=words["choices"][choice],
+                                                             answer=words["choices"][step.predict])
+    shown = pg.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector('[data-done] .verdict').textContent""")
+    s = lp.state(pg)
+    assert shown == plain(said).format(name0=s["names"][0], name1=s["names"][-1])
+
+
 # Korean in the exported page only: a served page draws the same explainer document (app/page.py), and what the
 # language changes is the page's alone. The exported English walk makes the slips.
 @pytest.mark.parametrize(("open_page", "lang", "slips"), [("served", "en", False), ("exported", "en", True),
@@ -219,6 +244,8 @@ def test_every_step_is_entered_with_next_alone_and_done_by_a_real_gesture(open_p
             lp.click(pg, "tour_setup")
             lp.wait_until(lambda: lp.prop(pg, "tour_setup", "label") == t["tour_setup"])
             assert lp.state(pg) == {**s, "notice": ""}
+        if step.predict is not None:
+            predict(pg, t, step, wrong=slips)
         if slips and step.id in SLIPS:
             SLIPS[step.id](pg, t)
         GESTURES[step.id](pg, t)
