@@ -46,6 +46,20 @@ PR_SET_PDEATHSIG = 1  # Linux prctl(2)
 GRAVE = re.compile(r"\[(?:emerg|alert|crit)\] \d+#\d+: (.*)")  # an nginx message that stops it, after its pid#tid
 
 
+def answers(url, within, check, timeout, pause):
+    """Whether `url` answers within `within` seconds, asked every `pause` seconds; `check()` runs before each try
+    (it raises when what should answer has stopped)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        check()
+        try:
+            with urlopen(url, timeout=timeout):
+                return True
+        except OSError:
+            time.sleep(pause)
+    return False
+
+
 class StackError(Exception):
     """The stack cannot start; the message is one line for the terminal."""
 
@@ -196,16 +210,12 @@ class Stack:
         say(f"app process {i + 1}: pid {self.procs[i].pid} on {LOOPBACK}:{self.ports[i]}")
 
     def wait_live(self, i):
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
+        def alive():
             if self.procs[i].poll() is not None:
                 raise StackError(f"app process {i + 1} stopped at start (exit code {self.procs[i].returncode})")
-            try:
-                with urlopen(f"http://{LOOPBACK}:{self.ports[i]}/liveness", timeout=5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise StackError(f"app process {i + 1} did not answer within {START_TIMEOUT} s")
+
+        if not answers(f"http://{LOOPBACK}:{self.ports[i]}/liveness", START_TIMEOUT, alive, timeout=5, pause=0.2):
+            raise StackError(f"app process {i + 1} did not answer within {START_TIMEOUT} s")
 
     def start(self):
         from .page import write_scripts
@@ -238,15 +248,8 @@ class Stack:
         """Until nginx answers /healthz; a StackError that says why when it stops first."""
         if self.address in ("0.0.0.0", "::"):
             host = LOOPBACK if self.address == "0.0.0.0" else "[::1]"
-        deadline = time.monotonic() + PROXY_TIMEOUT
-        while time.monotonic() < deadline:
-            self.check_proxy()
-            try:
-                with urlopen(f"http://{host}:{self.port}/healthz", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise StackError(f"nginx did not answer on port {self.port} within {PROXY_TIMEOUT} s")
+        if not answers(f"http://{host}:{self.port}/healthz", PROXY_TIMEOUT, self.check_proxy, timeout=2, pause=0.1):
+            raise StackError(f"nginx did not answer on port {self.port} within {PROXY_TIMEOUT} s")
 
     def check_proxy(self):
         """Relay what nginx wrote; a StackError with its last line when it has stopped."""
