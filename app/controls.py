@@ -97,6 +97,7 @@ CONTROLS = (
     Control("alibi_head", "select", "alibi_head", field="head", row=11, width=170),
     Control("router_k", "number", "router_k", field="rk", row=11, width=130),
     Control("sections", "checks", "sections", field="open", row=2, width=340),
+    Control("function", "select", "function", field="fn", row=2, width=260),
     Control("class_names", "text", "class_names_box", field="names", action="rename", row=3, width=320),
     Control("tour", "toggle", "tour", field="tour", row=3, width=150),
     Control("lang", "select", "lang", field="lang", action="set_lang", row=3),
@@ -114,7 +115,7 @@ CONTROLS = (
     Control("tour_setup", "button", "tour_setup", action="tour_setup",
             writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
                     "dtype", "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units",
-                    "open"), row=8, width=190),
+                    "open", "fn"), row=8, width=190),
     Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
             primary=True),
 )

@@ -135,6 +135,11 @@ LM_SOURCES = {"vocab": ("word", "p", "rank"), "decoding": ("T", "top_k", "top_p"
               "vocab_curve": ("rank", "p"), "vocab_kept": ("rank", "p"),
               "attention": ("i", "j", "weight", "color", "ink", "text"), "router": ("expert", "x", "weight", "label"),
               "distill": ("T", "grad", "grad_T2"), "distill_now": ("T", "grad", "grad_T2")}
+# The figure of a function beside the bars (app/fields.py `fn`), which static/frame.mjs `function_figure` fills: its
+# curves (solid, and the entropy's dashed), the lesson's points on them; and on the logit figure, while the
+# log-sum-exp section is open, the band from max z to max z + T ln K and the line at T·LSE(z/T) inside it.
+FUNCTION_SOURCES = {"fn_curves": ("xs", "ys"), "fn_dashed": ("xs", "ys"), "fn_points": ("x", "y"),
+                    "lse_marks": ("y0", "y1", "y")}
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
 LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
@@ -282,7 +287,8 @@ def build(s, mode="file", app_path="", app_url=""):
     lesson = LessonModel(state=s, name="lesson")
     wire = WireModel(text=json.dumps(s, ensure_ascii=False), name="wire")
     sources = {name: ColumnDataSource({column: [] for column in columns}, name=name)
-               for name, columns in {**SOURCES, **LAB_SOURCES, **CALIBRATION_SOURCES, **LM_SOURCES}.items()}
+               for name, columns in {**SOURCES, **LAB_SOURCES, **CALIBRATION_SOURCES, **LM_SOURCES,
+                                     **FUNCTION_SOURCES}.items()}
     heldout = calibration.data()
     sources["heldout"] = ColumnDataSource({"logits": heldout.logits.tolist(), "label": heldout.labels.tolist(),
                                            "split": heldout.split.tolist()}, name="heldout")
@@ -317,6 +323,10 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*LOGIT_RANGE))
     span = Span(location=0, dimension="width", line_color=palette["span"], line_dash="dashed")
     fig_z.add_layout(span)
+    lse_band = fig_z.hstrip(y0="y0", y1="y1", source=sources["lse_marks"], fill_color=palette["span"],
+                            fill_alpha=0.18, line_color=None, level="underlay")
+    lse_line = fig_z.hspan(y="y", source=sources["lse_marks"], line_color=palette["target"], line_width=2,
+                           line_dash="dashed", level="underlay")
     arrows = Arrow(source=sources["arrows"], x_start="x", y_start="y0", x_end="x", y_end="y1",
                    line_color=palette["arrow"], line_width=size["arrow"],
                    end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]), level="overlay")
@@ -516,6 +526,18 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_vocab, fig_distill):
         f.xgrid.grid_line_color = palette["grid"]
 
+    # The figure of a function: its title, key and axes are the mode's (static/draw.mjs draw_function). Its
+    # glyphs are clipped to the frame (an overlay is not), as a curve runs past the axes' ends.
+    fig_fn = small("function_figure", "", "", tools="", height=400, width=420, sizing_mode="stretch_width",
+                   visible=s["fn"] != "none", x_range=Range1d(0, 1), y_range=Range1d(0, 1))
+    fn_curves = fig_fn.multi_line(xs="xs", ys="ys", source=sources["fn_curves"], line_color=palette["bar"],
+                                  line_width=2)
+    fn_dashed = fig_fn.multi_line(xs="xs", ys="ys", source=sources["fn_dashed"], line_color=palette["target"],
+                                  line_width=2, line_dash="dashed")
+    fn_points = fig_fn.scatter(x="x", y="y", source=sources["fn_points"], size=11, fill_color=palette["fg"],
+                               line_color=palette["bg"], line_width=2)
+    fig_fn.xgrid.grid_line_color = palette["grid"]
+
     # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
     look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
     controls = {c.name: widget(c, s, t, look) for c in CONTROLS}
@@ -577,6 +599,7 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_vocab, fig_att, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
 
+    figures_row = row(fig_z, fig_p, fig_fn, spacing=16, **wrap)
     # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
     # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
@@ -584,7 +607,7 @@ def build(s, mode="file", app_path="", app_url=""):
         tour_text,
         tour_status,
         bands[8],
-        row(fig_z, fig_p, spacing=16, **wrap),
+        figures_row,
         row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
         bands[0],
         bands[1],
@@ -625,14 +648,19 @@ def build(s, mode="file", app_path="", app_url=""):
         "steps": steps.table(), "sections_title": sections_title, "root": layout,
         "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
         "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
-        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs, **lm_figs},
+        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs, **lm_figs, "function": fig_fn},
         "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0],
-                      **{key: f.above[0] for key, f in {**calibration_figs, **lm_figs}.items()}},
+                      **{key: f.above[0] for key, f in {**calibration_figs, **lm_figs, "function": fig_fn}.items()}},
         "lab_axes": {"loss_x": fig_loss.xaxis[0], "loss_y": fig_loss.yaxis[0], "jacobian_x": fig_jac.xaxis[0],
                      "jacobian_y": fig_jac.yaxis[0],
-                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in {**calibration_figs, **lm_figs}.items()
-                        for xy in "xy"}},
+                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0]
+                        for key, f in {**calibration_figs, **lm_figs, "function": fig_fn}.items() for xy in "xy"}},
+        "path": {"block": [tour_text, tour_status, bands[8]],
+                 "above": {"figures": figures_row, "calibration": bands[9], "decoding": bands[10],
+                           "attention": bands[11]}},
         "lm_layout": {"top": lm_top, "bottom": lm_bottom, "vocab": fig_vocab, "figures": lm_figures},
+        "fn": {"curves": fn_curves.glyph, "dashed": fn_dashed.glyph, "points": fn_points.glyph,
+               "lse_band": lse_band.glyph, "lse_line": lse_line.glyph},
         "lm": {"line": vocab_line.glyph, "kept": vocab_kept.glyph, "router": router_bars.glyph,
                "router_text": router_text.glyph, "att_text": att_text.glyph, "grad": grad_line.glyph,
                "grad_T2": grad_T2_line.glyph, "span": distill_span, "now": distill_now.glyph},
@@ -646,7 +674,7 @@ def build(s, mode="file", app_path="", app_url=""):
         "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
                   *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
                   fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_distill.xgrid[0],
-                  fig_distill.ygrid[0]],
+                  fig_distill.ygrid[0], fig_fn.xgrid[0], fig_fn.ygrid[0]],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,

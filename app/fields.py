@@ -35,7 +35,7 @@ TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
 # The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
 # control that moves the logits (the points, their inputs, the buttons that change them).
 CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
-              "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units",
+              "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units", "fn",
               "names", "lang", "theme", "lecture", "open", "step", "tour")
 SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
 # The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
@@ -144,6 +144,10 @@ FIELDS = (
     Field("rk", "router_k", "count", "The router's k: how many experts (the classes) each token is sent to.",
           default=2, bounds=(1, 10), refusal="rk_range", link="rk",
           cli=Option("--router-k", help="the experts a token goes to ({lo} to {hi})")),
+    Field("fn", "function_figure", "choice", "A figure of a function beside the bars, with the lesson's point on it: "
+          "the loss −ln p against p, p against its margin (the sigmoid), or each p and the entropy against T.",
+          default="none", choices=("none", "nll", "sigmoid", "sweep"), link="fn",
+          cli=Option("--function", help="a figure of a function beside the bars", example="nll")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
           choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",

@@ -137,11 +137,72 @@ TOUR_EN = {
         "hint": "Type 10000 in “Draws N”.",
         "done": "The frequencies stay within their ±2σ whiskers, which shrink as 1/√N.",
     },
+    "calibration": {
+        "title": "90 % sure is not 90 % right",
+        "text": "A real classifier of handwritten digits (the UCI digits, held out from its training) scores ten "
+                "classes; below is how sure it is against how often it is right. At T = 1 most of its bars sit under "
+                "the diagonal: it is overconfident. Temperature scaling divides all its logits by one number T, fitted "
+                "on validation digits by maximum likelihood (the least mean NLL). The classifier's T is now {cT}.",
+        "task": "Bring the classifier's T to where the validation NLL is least, about 2.36.",
+        "hint": "Press “Fit T on validation”, or move “The classifier's T” to the bottom of the dashed curve.",
+        "done": "The gaps shrink and ECE falls, while the accuracy stays what it was: dividing by T never changes "
+                "which logit is largest.",
+        "missing": ["T is below the fit: the validation NLL still falls as T rises.",
+                    "T is past the fit: the validation NLL rises again."],
+        "predict": "Raise the classifier's T: its accuracy will…",
+        "choices": ["rise", "stay the same", "fall"],
+    },
+    "decoding": {
+        "title": "Decoding: T, then top-k, top-p and min-p",
+        "text": "A language model draws its next token from a softmax over its whole vocabulary. Here the logits are "
+                "a real vocabulary's ln(frequency) (grey): a model with no context. Decoding divides them by T, then "
+                "cuts the tail, in Hugging Face's order: top-k keeps the k most probable words, top-p the fewest "
+                "whose mass reaches p, min-p those with p ≥ min-p · max p; what is kept is renormalised (blue). "
+                "Now T = {T} and top-p = {topp}.",
+        "task": "Keep top-p on and lower T below 0.6: watch “Kept” fall.",
+        "hint": "Move the temperature slider left; “Top-p” is beside the vocabulary.",
+        "done": "A lower T puts the mass on fewer words, so the same nucleus holds far fewer: T acts first, the "
+                "filters cut what it leaves.",
+        "missing": ["", "Top-p is off (1): set it below 1 again."],
+        "predict": "With top-p = 0.9, T falls from 1 to 0.5. The words kept will be…",
+        "choices": ["more", "fewer", "as many"],
+    },
+    "attention": {
+        "title": "Attention is a softmax, and ALiBi a factor e<sup>−m·d</sup>",
+        "text": "Attention weighs the tokens before a query by a softmax over their scores. Here the classes are six "
+                "tokens whose scores are the logits, all equal at the start: nothing tells them apart. ALiBi adds −m·d "
+                "to a score d tokens back, and softmax turns that into a factor e<sup>−m·d</sup>: head h has the slope "
+                "m = 2<sup>−h</sup> (of eight heads). The last token's weight on the first is now {alibi_far} of its "
+                "weight on itself.",
+        "task": "Choose the ALiBi head that gives the first token less than a tenth of what the last token gives "
+                "itself.",
+        "hint": "“ALiBi head” is above the attention map; the steeper the slope m, the faster the weights fall "
+                "with distance d = 5.",
+        "done": "e<sup>−5/2</sup> ≈ 0.08: the farther back, the smaller the weight, by the same factor per step "
+                "of distance.",
+        "predict": "Head 1 (m = 1/2): the last token's weight on the token just before it, against its weight "
+                   "on itself, will be…",
+        "choices": ["e<sup>−1/2</sup> ≈ 0.61 times", "1/2 times", "the same"],
+    },
+    "router": {
+        "title": "A router sends each token to k experts",
+        "text": "A mixture of experts scores every expert for a token, keeps the k largest scores and weighs their "
+                "outputs by a softmax over those k alone. Here the classes are the experts and their logits the "
+                "router's scores, with k = {rk}; it chooses {routed}.",
+        "task": "Make the router send the token to {name2}, with k still 2.",
+        "hint": "Drag the {name2} point above the {name1} point in the logits figure at the top, or type a larger "
+                "logit for {name2}.",
+        "done": "Exactly k experts run: {name2} took {name1}'s place, and the two weights again add up to 1.",
+        "missing": ["", "k changed: set the router's k back to 2."],
+        "predict": "k = 2. When {name2}'s score passes {name1}'s, how many experts run?",
+        "choices": ["2: {name2} replaces {name1}", "3: {name2} joins them", "1: only {name0}"],
+    },
     "start": {
         "title": "A model that knows nothing starts at ln K",
         "text": "Before training, a model has no reason to prefer a class: equal scores give p = 1/K and the loss "
-                "ln K, here {ln_k}. Every model should start near there; a much larger first loss means something is "
-                "off. The loss is now {loss}.",
+                "ln K, here {ln_k}; for a language model it is ln V over its vocabulary, 10.82 for GPT-2's 50,257 "
+                "tokens. Every model should start near there; a much larger first loss means something is off. The "
+                "loss is now {loss}.",
         "task": "Make every score equal: the loss becomes ln K.",
         "hint": "Choose the scenario “Knows nothing: equal logits”, or type the same value in every logit box.",
         "done": "ln K is the benchmark: learning is a loss below it. That is the whole path; turn “Guided path” "
@@ -279,10 +340,69 @@ TOUR_KO = {
         "hint": "“뽑는 횟수 N” 칸에 10000을 입력하세요.",
         "done": "빈도는 ±2σ 수염 안에 있고, 수염은 1/√N로 줄어듭니다.",
     },
+    "calibration": {
+        "title": "90 % 확신은 90 % 정답이 아닙니다",
+        "text": "손글씨 숫자를 분류하는 실제 분류기(UCI 숫자, 학습에 쓰지 않은 데이터)가 열 부류에 점수를 매깁니다. "
+                "아래 그림은 얼마나 확신하는지와 얼마나 자주 맞는지를 견줍니다. T = 1에서 막대 대부분이 대각선 "
+                "아래에 있습니다: 지나치게 확신합니다. 온도 조정은 모든 점수를 한 수 T로 나누고, T는 검증 데이터에서 "
+                "최대가능도(평균 NLL이 가장 작은 곳)로 맞춥니다. 지금 분류기의 T는 {cT}입니다.",
+        "task": "분류기의 T를 검증 NLL이 가장 작은 곳, 약 2.36으로 옮겨 보세요.",
+        "hint": "“검증 데이터로 T 맞추기”를 누르거나, “분류기의 온도 T”를 점선 곡선의 바닥으로 옮기세요.",
+        "done": "틈이 줄고 ECE가 떨어지지만 정확도는 그대로입니다: T로 나누어도 가장 큰 점수는 바뀌지 않습니다.",
+        "missing": ["T가 맞춘 값보다 작습니다: T를 올리면 검증 NLL이 더 내려갑니다.",
+                    "T가 맞춘 값을 지났습니다: 검증 NLL이 다시 올라갑니다."],
+        "predict": "분류기의 T를 올리면 정확도는…",
+        "choices": ["오릅니다", "그대로입니다", "내려갑니다"],
+    },
+    "decoding": {
+        "title": "디코딩: T, 그다음 top-k, top-p, min-p",
+        "text": "언어 모델은 다음 토큰을 어휘 전체에 대한 소프트맥스에서 뽑습니다. 여기서는 실제 어휘의 "
+                "ln(빈도)가 점수입니다(회색): 문맥이 없는 모델입니다. 디코딩은 점수를 T로 나눈 뒤 꼬리를 "
+                "자릅니다. 허깅 페이스의 순서대로, top-k는 확률이 가장 큰 k개 단어를, top-p는 확률의 합이 p에 "
+                "이르는 가장 적은 단어를, min-p는 p ≥ min-p · max p인 단어를 남기고, 남은 것을 다시 "
+                "정규화합니다(파랑). 지금 T = {T}, top-p = {topp}입니다.",
+        "task": "top-p를 켠 채로 T를 0.6 아래로 내려, “남은 단어”가 줄어드는 것을 보세요.",
+        "hint": "온도 슬라이더를 왼쪽으로 옮기세요. “Top-p”는 어휘 선택 옆에 있습니다.",
+        "done": "T가 낮을수록 확률이 몇몇 단어에 몰리므로, 같은 top-p가 남기는 단어가 훨씬 적어집니다: "
+                "T가 먼저, 거르기는 그다음입니다.",
+        "missing": ["", "Top-p가 꺼졌습니다(1): 다시 1보다 작게 하세요."],
+        "predict": "top-p = 0.9에서 T가 1에서 0.5로 내려가면 남는 단어는…",
+        "choices": ["많아집니다", "적어집니다", "그대로입니다"],
+    },
+    "attention": {
+        "title": "어텐션은 소프트맥스이고, ALiBi는 곱하는 수 e<sup>−m·d</sup>입니다",
+        "text": "어텐션은 질의 앞의 토큰들에 그 점수의 소프트맥스로 가중치를 줍니다. 여기서는 여섯 부류가 토큰이고 "
+                "부류의 점수가 곧 토큰의 점수입니다. 처음에는 모두 같아서 무엇도 그들을 가르지 않습니다. ALiBi는 d "
+                "토큰 앞의 점수에 −m·d를 더하고, 소프트맥스는 이것을 곱하는 수 e<sup>−m·d</sup>로 바꿉니다: 헤드 h의 "
+                "기울기는 m = 2<sup>−h</sup>(헤드 여덟 개 중)입니다. 지금 마지막 토큰이 첫 토큰에 주는 가중치는 "
+                "자신에게 주는 것의 {alibi_far}입니다.",
+        "task": "마지막 토큰이 첫 토큰에 주는 가중치가 자신에게 주는 것의 10분의 1보다 작아지는 ALiBi 헤드를 "
+                "고르세요.",
+        "hint": "“ALiBi 헤드”는 어텐션 그림 위에 있습니다. 기울기 m이 클수록 거리 d = 5에서 가중치가 빨리 "
+                "줄어듭니다.",
+        "done": "e<sup>−5/2</sup> ≈ 0.08: 멀리 있을수록 가중치가 작고, 거리 한 칸마다 같은 수를 곱합니다.",
+        "predict": "헤드 1 (m = 1/2): 마지막 토큰이 바로 앞 토큰에 주는 가중치는 자신에게 주는 것의…",
+        "choices": ["e<sup>−1/2</sup> ≈ 0.61배", "1/2배", "같습니다"],
+    },
+    "router": {
+        "title": "라우터는 토큰마다 전문가 k개를 고릅니다",
+        "text": "전문가 혼합 모델은 토큰마다 모든 전문가에 점수를 매기고, 가장 큰 점수 k개만 남겨 그 k개에 대한 "
+                "소프트맥스로 출력에 가중치를 줍니다. 여기서는 부류가 전문가이고 그 점수가 라우터의 점수이며, "
+                "k = {rk}입니다. 지금 뽑힌 전문가: {routed}.",
+        "task": "k는 2 그대로 두고, 라우터가 토큰을 {name2}에게 보내게 만들어 보세요.",
+        "hint": "위쪽 점수 그림에서 {name2} 점을 {name1} 점보다 위로 끌거나, {name2} 점수를 더 크게 입력하세요.",
+        "done": "언제나 전문가 k개가 일합니다: {name2}이(가) {name1} 자리를 차지했고, 두 가중치의 합은 다시 "
+                "1입니다.",
+        "missing": ["", "k가 바뀌었습니다: 라우터의 k를 다시 2로 하세요."],
+        "predict": "k = 2. {name2} 점수가 {name1} 점수를 넘으면 몇 개의 전문가가 일할까요?",
+        "choices": ["2개: {name2}이(가) {name1}을(를) 대신합니다", "3개: {name2}이(가) 함께합니다",
+                    "1개: {name0}만"],
+    },
     "start": {
         "title": "아무것도 모르는 모델은 ln K에서 시작합니다",
         "text": "학습 전의 모델은 어느 부류도 더 좋아할 까닭이 없습니다: 점수가 같으면 p = 1/K이고 손실은 ln K, "
-                "여기서는 {ln_k}입니다. 모든 모델은 이 근처에서 시작해야 하고, 첫 손실이 훨씬 크면 무언가 잘못된 "
+                "여기서는 {ln_k}입니다. 언어 모델이라면 어휘 크기 V의 ln V로, GPT-2의 토큰 50,257개에서는 "
+                "10.82입니다. 모든 모델은 이 근처에서 시작해야 하고, 첫 손실이 훨씬 크면 무언가 잘못된 "
                 "것입니다. 지금 손실은 {loss}입니다.",
         "task": "모든 점수를 같게 만들어 보세요: 손실이 ln K가 됩니다.",
         "hint": "시나리오 “아무것도 모름: 같은 점수”를 고르거나, 모든 점수 칸에 같은 값을 입력하세요.",
@@ -480,6 +600,22 @@ TEXT = {
         "py": "True class: p<sub>y</sub>",
         "sections_title": "More readouts:",
         "sections_options": {"table": "Table", "info": "Information", "lse": "log-sum-exp"},
+        "function": "Figure of a function",
+        "function_options": {"none": "none", "nll": "the loss −ln p", "sigmoid": "p against its margin: σ",
+                             "sweep": "p and entropy against T"},
+        "fn_nll_title": "The loss of the true class: −ln p",
+        "fn_nll_hint": "curve: −ln p · dot: the true class's p now",
+        "fn_nll_x": "p of the true class",
+        "fn_nll_y": "−ln p ({unit})",
+        "fn_sigmoid_title": "The true class's p is the sigmoid of its margin",
+        "fn_sigmoid_hint": "m = z_y/T − LSE of the others' z/T; two classes: (z₁ − z₂)/T · dot: now",
+        "fn_sigmoid_x": "margin m",
+        "fn_sigmoid_y": "p = σ(m)",
+        "fn_sweep_title": "Each p and the entropy against T",
+        "fn_sweep_hint": "solid: each class's p · dashed: H(p) / ln K · dots: your T",
+        "fn_sweep_x": "temperature T (log scale)",
+        "fn_sweep_y": "p, and H(p) / ln K",
+        "lse_marks_hint": "band: max z to max z + T ln K · dashes: T·LSE(z/T)",
         "floor": "Floor H(y′)",
         "floor_zero": "the loss never reaches 0 for finite logits",
         "kl": "Above the floor KL(y′‖p)",
@@ -729,6 +865,22 @@ TEXT = {
         "py": "정답 부류: p<sub>y</sub>",
         "sections_title": "더 보기:",
         "sections_options": {"table": "부류 표", "info": "정보량", "lse": "로그합지수"},
+        "function": "함수 그림",
+        "function_options": {"none": "없음", "nll": "손실 −ln p", "sigmoid": "점수 차에 따른 p: 시그모이드",
+                             "sweep": "T에 따른 p와 엔트로피"},
+        "fn_nll_title": "정답 부류의 손실: −ln p",
+        "fn_nll_hint": "곡선: −ln p · 점: 지금 정답 부류의 p",
+        "fn_nll_x": "정답 부류의 p",
+        "fn_nll_y": "−ln p ({unit})",
+        "fn_sigmoid_title": "정답 부류의 p는 점수 차의 시그모이드입니다",
+        "fn_sigmoid_hint": "m = z_y/T − 나머지 z/T의 로그합지수; 두 부류면 (z₁ − z₂)/T · 점: 지금",
+        "fn_sigmoid_x": "점수 차 m",
+        "fn_sigmoid_y": "p = σ(m)",
+        "fn_sweep_title": "T에 따른 각 p와 엔트로피",
+        "fn_sweep_hint": "실선: 부류마다 p · 점선: H(p) / ln K · 점: 지금 T",
+        "fn_sweep_x": "온도 T (로그 눈금)",
+        "fn_sweep_y": "p, 그리고 H(p) / ln K",
+        "lse_marks_hint": "띠: max z에서 max z + T ln K까지 · 점선: T·LSE(z/T)",
         "floor": "하한 H(y′)",
         "floor_zero": "유한한 점수에서는 손실이 0에 닿지 않습니다",
         "kl": "하한 위의 손실 KL(y′‖p)",

@@ -23,11 +23,15 @@ def quantities(s):
     p:k, z:k: class k's probability and logit; start:k: where the step started it (its initial logit);
     loss (nats); entropy_bits: H(p) in bits; lse_gap: LSE(z/T) − max z/T, between 0 and ln K; zmax_T: max z/T,
     which overflows e^(z/T) in float64 above 709.78; above_floor: the loss above its floor H(y′); from_ln_k:
-    |loss − ln K|, 0 where the model knows nothing.
+    |loss − ln K|, 0 where the model knows nothing; alibi_far: in the attention view (the classes as tokens,
+    scores z/T, the ALiBi head's bias −m·d), the last token's weight on the first over its weight on itself;
+    routed:k: whether the router sends a token to class k as an expert (its k top scores, ties to the lower index).
 
     >>> q = quantities(default_state())
     >>> round(q["p:0"], 3), round(q["loss"], 3), q["zmax_T"], round(q["lse_gap"], 3)
     (0.659, 0.417, 2.0, 0.417)
+    >>> round(quantities({**default_state(), "head": "1"})["alibi_far"], 4), q["routed:1"], q["routed:2"]
+    (2.4596, True, False)
     """
     z, T, y, eps = np.array(s["z"], dtype=float), s["T"], s["y"], s["eps"]
     p = core.softmax(z, T=T)
@@ -37,6 +41,12 @@ def quantities(s):
            "lse_gap": float(core.logsumexp(z / T) - np.max(z) / T), "zmax_T": float(np.max(z) / T),
            "above_floor": loss - float(core.label_smoothing_floor(K, eps)),
            "from_ln_k": abs(loss - float(core.uniform_loss(K)))}
+    m = core.alibi_slopes(8)[int(s["head"]) - 1] if s["head"] != "0" else 0.0
+    # The two weights share the row's softmax denominator, so their ratio is e^((z₀ − z_last)/T − m·(K − 1)): in
+    # that form it never divides two underflowed weights.
+    with np.errstate(over="ignore"):  # inf is the answer past e^709.78, as in the page
+        out["alibi_far"] = float(np.exp((z[0] - z[-1]) / T - m * (K - 1)))
+    out.update({f"routed:{k}": bool(w > 0) for k, w in enumerate(core.router_weights(z, s["rk"]))})
     out.update({f"p:{k}": float(v) for k, v in enumerate(p)})
     out.update({f"z:{k}": float(v) for k, v in enumerate(z)})
     out.update({f"start:{k}": float(v) for k, v in enumerate(s["initial"])})

@@ -168,8 +168,7 @@ function draw_texts(page, t) {
   const { a } = page;
   a.figs.logit.title.text = t.logit_title;
   a.figs.prob.title.text = t.prob_title;
-  a.hints.logit.text = t.logit_hint;
-  a.hints.prob.text = t.prob_hint;
+  a.hints.prob.text = t.prob_hint; // the logit figure's: draw.mjs draw_function
   a.axes.logit_y.axis_label = t.logit_axis;
   a.axes.prob_y.axis_label = t.prob_axis;
   a.axes.logit_x.axis_label = t.class_axis;

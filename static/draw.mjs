@@ -52,6 +52,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   // A drag's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   draw_lab_figures(page, s, f);
+  draw_function(page, s, f, t);
   draw_calibration(page, s, t);
   draw_lm(page, s, t, live);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
@@ -348,6 +349,35 @@ function draw_axes(page, s, f) {
   page.applied.axes = axes;
 }
 
+// The sweep's x is log10 T: its ticks are written as the T they stand for.
+const LOG_T_TICKS = [[-2, "0.01"], [-1, "0.1"], [0, "1"], [1, "10"], [2, "100"]];
+
+/** The figure of a function (frame.mjs function_figure): shown with its mode, its axes' ends, and its title, key
+ * and axis labels in the language and the loss's units; on the logit figure, the key to the log-sum-exp band
+ * while it is drawn. */
+function draw_function(page, s, f, t) {
+  const { a } = page;
+  const fig = a.lab_figs.function;
+  set_if_changed(fig, { visible: s.fn !== "none" });
+  const lse = s.open.includes("lse");
+  const texts = JSON.stringify([s.lang, s.fn, s.units, lse]);
+  if (page.applied.fn_texts !== texts) {
+    a.hints.logit.text = lse ? `${t.logit_hint} · ${t.lse_marks_hint}` : t.logit_hint;
+    if (s.fn !== "none") {
+      const unit = s.units === "bits" ? t.bits : t.nats;
+      fig.title.text = t[`fn_${s.fn}_title`];
+      a.lab_hints.function.text = t[`fn_${s.fn}_hint`];
+      a.lab_axes.function_x.axis_label = t[`fn_${s.fn}_x`];
+      a.lab_axes.function_y.axis_label = fill(t[`fn_${s.fn}_y`], { unit });
+      a.lab_axes.function_x.major_label_overrides = new Map(s.fn === "sweep" ? LOG_T_TICKS : []);
+    }
+    page.applied.fn_texts = texts;
+  }
+  if (s.fn === "none") return;
+  set_if_changed(fig.x_range, { start: f.fn.x_range[0], end: f.fn.x_range[1] });
+  set_if_changed(fig.y_range, { start: f.fn.y_range[0], end: f.fn.y_range[1] });
+}
+
 function every_figure(a) {
   return [...Object.values(a.figs), ...Object.values(a.lab_figs)];
 }
@@ -409,6 +439,11 @@ function draw_look(page, s) {
   g.whiskers.lower_head.line_color = p.fg;
   g.loss_line.line_color = p.bar;
   g.jacobian_text.text_font_size = size.hint;
+  a.fn.curves.line_color = p.bar;
+  a.fn.dashed.line_color = p.target;
+  a.fn.points.setv({ fill_color: p.fg, line_color: p.bg });
+  a.fn.lse_band.fill_color = p.span;
+  a.fn.lse_line.line_color = p.target;
   if (a.mode !== "notebook") document.body.style.background = theme === "dark" ? p.bg : "";
   // The first look of a light page is the one Python built the figures in: nothing of another one to clear.
   if (page.applied.look !== undefined || theme !== "light") {

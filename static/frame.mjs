@@ -90,6 +90,54 @@ function point_text(z) {
   return (r === 0 ? 0 : r).toFixed(2);
 }
 
+const FN_POINTS = 201; // a curve's points: smooth at any width the figure has
+const FN_T = Array.from({ length: 121 }, (_, i) => -2 + i / 30); // log10 T from 0.01 to 100, the slider's range
+
+// σ(x) = 1/(1 + e^(−x)), written so that neither side overflows.
+function sigmoid(x) {
+  return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+}
+
+const spaced = (lo, hi, n = FN_POINTS) => Array.from({ length: n }, (_, i) => lo + (hi - lo) * i / (n - 1));
+
+/** The figure of a function for state s and its numbers n (app/fields.py `fn`): each curve's points, the lesson's
+ * points on them, and the axes' ends. "nll": −ln p (in the loss's units) against p, the dot at the true class's p;
+ * "sigmoid": the true class's p = σ(m) against its margin m = z_y/T − LSE_{j≠y}(z_j/T) (for two classes
+ * (z_y − z_other)/T); "sweep": each p_k, and the entropy over ln K dashed, against log10 T, dots at the lesson's T.
+ * "none": empty sources. */
+export function function_figure(s, n) {
+  const { z, T, y } = s;
+  const K = z.length;
+  const none = { fn_curves: { xs: [], ys: [] }, fn_dashed: { xs: [], ys: [] }, fn_points: { x: [], y: [] } };
+  if (s.fn === "nll") {
+    const unit = s.units === "bits" ? Math.LN2 : 1;
+    const log_py = n.log_p[y];
+    // Evenly spaced in ln p: the steep end near p = 0 is where the curve needs its points.
+    const lows = spaced(Math.min(Math.log(1e-3), log_py), 0);
+    const top = -Math.min(Math.log(1e-3), log_py) / unit;
+    return { sources: { ...none, fn_curves: { xs: [lows.map(Math.exp)], ys: [lows.map((l) => -l / unit)] },
+      fn_points: { x: [Math.exp(log_py)], y: [-log_py / unit] } }, x_range: [0, 1.02], y_range: [0, top * 1.05] };
+  }
+  if (s.fn === "sigmoid") {
+    const others = z.flatMap((v, k) => (k === y ? [] : [v / T]));
+    const m = z[y] / T - logsumexp(others);
+    const [lo, hi] = [Math.min(-8, m - 1), Math.max(8, m + 1)];
+    const xs = spaced(lo, hi);
+    return { sources: { ...none, fn_curves: { xs: [xs], ys: [xs.map(sigmoid)] },
+      fn_points: { x: [m], y: [n.p[y]] } }, x_range: [lo, hi], y_range: [-0.03, 1.05] };
+  }
+  if (s.fn === "sweep") {
+    const ps = FN_T.map((l) => softmax(z, 10 ** l));
+    const ln_k = Math.log(K);
+    return { sources: {
+      fn_curves: { xs: z.map(() => FN_T), ys: z.map((_, k) => ps.map((p) => p[k])) },
+      fn_dashed: { xs: [FN_T], ys: [ps.map((p) => entropy(p) / ln_k)] },
+      fn_points: { x: [...z.map(() => Math.log10(T)), Math.log10(T)], y: [...n.p, n.entropy / ln_k] },
+    }, x_range: [-2.1, 2.1], y_range: [-0.03, 1.05] };
+  }
+  return { sources: none, x_range: [0, 1], y_range: [0, 1] };
+}
+
 /** Everything drawn for state s with strings t: sources' data, axes, readouts' HTML and the live text (`text`
  * false: the figures' part alone, for a frame that writes no text). */
 export function frame(s, t, view, { text = true } = {}) {
@@ -99,7 +147,12 @@ export function frame(s, t, view, { text = true } = {}) {
   const x = z.map((_, k) => k);
   const [lo, hi] = logit_window(z, view);
   const half = view.bar_width / 2;
+  const fn = function_figure(s, n);
+  const zmax = Math.max(...z);
+  const lse_marks = s.open.includes("lse")
+    ? { y0: [zmax], y1: [zmax + s.T * n.ln_k], y: [s.T * n.lse] } : { y0: [], y1: [], y: [] };
   return {
+    fn,
     K,
     window: [lo, hi],
     x_range: [-0.6, K - 0.4],
@@ -114,6 +167,8 @@ export function frame(s, t, view, { text = true } = {}) {
       settings: { T: [s.T], y: [y], eps: [s.eps] },
       point_labels: { x, z: [...z], text: z.map(point_text), dy: x.map(() => view.point_label_dy),
         alpha: x.map(() => 1) },
+      ...fn.sources,
+      lse_marks,
     },
     numbers: n,
     readouts: text ? render_readouts(n, s, t) : {},

@@ -13,6 +13,9 @@ export function tour_quantities(s) {
   const zmax_T = Math.max(...z) / T;
   const q = { ...s, K, loss, entropy_bits: entropy(p) / Math.LN2, lse_gap: logsumexp(z.map((v) => v / T)) - zmax_T,
     zmax_T, above_floor: loss - label_smoothing_floor(K, eps), from_ln_k: Math.abs(loss - uniform_loss(K)) };
+  const m = s.head !== "0" ? alibi_slopes(8)[Number(s.head) - 1] : 0;
+  q.alibi_far = Math.exp((z[0] - z[K - 1]) / T - m * (K - 1));
+  router_weights(z, s.rk).forEach((w, k) => { q[`routed:${k}`] = w > 0; });
   p.forEach((v, k) => { q[`p:${k}`] = v; });
   z.forEach((v, k) => { q[`z:${k}`] = v; });
   s.initial.forEach((v, k) => { q[`start:${k}`] = v; });
@@ -92,12 +95,15 @@ function live_numbers(n, s, t) {
   const numbers = { p_y: fmt_exp(n.log_p[s.y]), z0: fmt(s.z[0]), T: real_text(s.T), loss: fixed3(in_unit(n.loss), unit),
     entropy_bits: with_minus((n.entropy / Math.LN2).toFixed(3)), lse: fmt(n.lse), zmax: fmt(zmax),
     ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n),
-    z0_start: fmt(s.initial[0]), lnK: fmt(n.ln_k) };
+    z0_start: fmt(s.initial[0]), lnK: fmt(n.ln_k), cT: real_text(s.cT), topp: real_text(s.topp),
+    alibi_far: fmt(tour_quantities(s).alibi_far) };
   n.log_p.slice(0, 2).forEach((log_p, k) => { numbers[`p${k}`] = fmt_exp(log_p); });
   const out = Object.fromEntries(Object.entries(numbers)
     .map(([key, text]) => [key, `<span class="live" data-live="${key}">${text}</span>`]));
-  s.names.slice(0, 2).forEach((name, k) => { out[`name${k}`] = escape_html(name); });
+  s.names.slice(0, 3).forEach((name, k) => { out[`name${k}`] = escape_html(name); });
   out.name_y = escape_html(s.names[s.y]);
+  out.routed = router_weights(s.z, s.rk).flatMap((w, k) => (w > 0 ? [escape_html(s.names[k])] : [])).join(", ");
+  out.rk = String(s.rk);
   out.naive_now = naive_now;
   return out;
 }
@@ -152,8 +158,12 @@ export function tour_html(n, s, t, steps, missing, seen, guess) {
 function draw_tour(page, n, s, t, live) {
   const { a } = page;
   for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
-  if (!s.tour) return null;
   const step = a.steps[s.step - 1];
+  // A page opened at such a step (a link, or where the learner was) shows its path, unless it is in a frame or a
+  // notebook, whose reader is reading something else.
+  if (!live && place_path(page, s.tour ? step.beside : null) && page.shown === null && a.mode !== "notebook"
+      && window.self === window.top) requestAnimationFrame(() => show_path(page));
+  if (!s.tour) return null;
   const missing = step_missing(step, s);
   const done = missing.length === 0;
   if (done && !live) remember_step(page, step.id, s.step);
@@ -164,6 +174,33 @@ function draw_tour(page, n, s, t, live) {
   const undo = page.tour_undo && same_lesson(page.tour_undo.after, s);
   set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
   return done;
+}
+
+/** Put the path (its paragraph, its task and its buttons) above the figures, or above the view a step is about
+ * (`beside`: a key of app/document.py's `path.above`), so the text sits beside the figure it explains. Moving it
+ * lays the page out once: it happens when a step is entered, never while a learner acts. Answers whether it
+ * moved. */
+function place_path(page, beside) {
+  const { root, path } = page.a;
+  const anchor = path.above[beside ?? "figures"];
+  const kids = root.children;
+  const at = kids.indexOf(path.block[0]);
+  if (kids[at + path.block.length] === anchor) return false;
+  const rest = kids.filter((kid) => !path.block.includes(kid));
+  rest.splice(rest.indexOf(anchor), 0, ...path.block);
+  root.children = rest;
+  return true;
+}
+
+/** Bring the path's paragraph to the top of the window once it is laid out where it moved (after Next or Back
+ * to a step whose text sits elsewhere): a few frames at most, while Bokeh builds its place. */
+function show_path(page, frames = 30) {
+  const el = element_of(page, page.a.tour.text);
+  if (el?.isConnected && el.getBoundingClientRect().height > 0) {
+    el.scrollIntoView({ block: "start" });
+    return;
+  }
+  if (frames > 0) requestAnimationFrame(() => show_path(page, frames - 1));
 }
 
 /** What the live region says of the path, given whether the step is done (draw_tour's answer): the step when it
@@ -225,8 +262,10 @@ function tour_move(page, by) {
   const step = Math.min(a.steps.length, Math.max(1, s.step + by));
   if (step === s.step) return;
   page.tour_undo = null;
+  const moves = a.steps[step - 1].beside !== a.steps[s.step - 1].beside;
   act(page, (was) => ({ ...tour_enter(a.steps[step - 1], { ...was, step }, a.rules, a.strings), notice: "" }));
   store_tour(page, step);
+  if (moves) requestAnimationFrame(() => show_path(page));
 }
 
 // A choice pressed in a step's prediction (the status Div's buttons, startup.mjs): kept for the step while the

@@ -21,7 +21,8 @@ PARTS = ("title", "text", "task", "hint", "done")
 OPS = {"<", ">", "=", "set", "near", "rose"}
 # The live numbers a step's text may name (static/tour.mjs live_numbers) and the class names.
 LIVE = {"p0", "p1", "p_y", "z0", "z0_start", "lnK", "T", "loss", "entropy_bits", "lse", "zmax", "ln_k", "floor",
-        "g_y", "n", "name0", "name1", "name_y", "naive_now"}
+        "g_y", "n", "name0", "name1", "name2", "name_y", "naive_now", "cT", "topp", "alibi_far", "rk",
+        "routed"}
 
 
 def parts(words):
@@ -125,6 +126,36 @@ def test_at_least_four_steps_ask_for_a_prediction_whose_answer_is_what_the_lesso
     p_y = 0.4  # halved: −ln(p/2) = −ln p + ln 2
     assert float(-np.log(p_y / 2) + np.log(p_y)) == pytest.approx(np.log(2))
     assert "ln 2" in TEXT["en"]["tour_steps"]["loss"]["choices"][asking["loss"].predict]
+    # Temperature scaling keeps every digit's argmax: the accuracy is the same at any T.
+    from app import calibration, vocabulary
+
+    assert calibration.report(T=1.0).accuracy == calibration.report(T=3.0).accuracy
+    assert asking["calibration"].predict == 1
+    # A lower T with the same top-p keeps fewer words, in both vocabularies.
+    for lang in LANGS:
+        kept = [len(vocabulary.next_word(lang, T=T, top_p=0.9)[0]) for T in (1.0, 0.5)]
+        assert kept[1] < kept[0], (lang, kept)
+    assert asking["decoding"].predict == 1
+    # Head 1 on equal scores: the weight one step back is e^(−1/2) of the weight on itself.
+    w = core.attention_weights(np.zeros((6, 6)), core.alibi_bias(6, core.alibi_slopes(8)[0]))[-1]
+    assert w[-2] / w[-1] == pytest.approx(np.exp(-0.5), rel=1e-12) and asking["attention"].predict == 0
+    assert "0.61" in TEXT["en"]["tour_steps"]["attention"]["choices"][0]
+    # The router keeps exactly k experts: the bird replaces the dog.
+    assert (core.router_weights([2.0, 1.0, 1.5, -0.5], 2) > 0).tolist() == [True, False, True, False]
+    assert asking["router"].predict == 0
+
+
+def test_the_calibration_step_s_fit_is_the_classifier_s():
+    """The step's text says "about 2.36" and its band is around it: both are app/calibration.py's fit."""
+    from app import calibration
+    from app.steps import FIT_BAND, FITTED_T
+
+    fit = calibration.fitted().T
+    assert round(fit, 2) == FITTED_T
+    assert all("2.36" in TEXT[lang]["tour_steps"]["calibration"]["task"] for lang in LANGS)
+    z, y = calibration.part("val")
+    nll = [float(core.mean_nll(z, y, T)) for T in (fit - FIT_BAND, fit, fit + FIT_BAND)]
+    assert max(nll) < nll[1] * 1.002, "the band holds only Ts about as good as the fit"
 
 
 def test_a_hand_s_slip_counts_as_untouched_and_a_real_move_is_said():

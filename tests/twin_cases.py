@@ -101,5 +101,9 @@ DONE_BY = {
     "runaway": lambda s: {**s, "z": [4.5, -0.5, -1.0]},
     "smoothing": lambda s: {**s, "z": [float(np.log(28)), 0.0, 0.0]},  # the best gap at ε = 0.1, K = 3: ln 28
     "sampling": lambda s: {**s, "n": 10000},
+    "calibration": lambda s: {**s, "cT": 2.357694835801585},  # "Fit T on validation" (app/calibration.py fitted)
+    "decoding": lambda s: {**s, "T": 0.5},
+    "attention": lambda s: {**s, "head": "1"},  # e^(−5/2) ≈ 0.082 < 0.1
+    "router": lambda s: {**s, "z": [2.0, 1.0, 1.5, -0.5]},  # the bird above the dog
     "start": lambda s: {**s, "z": [1.0, 1.0, 1.0]},
 }

@@ -15,6 +15,7 @@ from fontTools.ttLib import TTFont
 
 from app import bundle
 from app.export import main as main_export
+from app.steps import STEPS
 from app.strings import TEXT
 from tests.browser import chromium
 from tests.browser import lessonpage as lp
@@ -95,7 +96,7 @@ def test_every_hangul_character_of_the_interface_is_drawn_from_the_page_s_own_fo
     live = pg.evaluate("""() => { for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
       const r = Bokeh.index.find_one(m)?.markup_el?.querySelector?.(".live-region");
       if (r) return r.textContent; } }""")
-    assert pg.evaluate("() => document.documentElement.lang") == "ko" and "13단계 중 1단계" in live, live
+    assert pg.evaluate("() => document.documentElement.lang") == "ko" and f"{len(STEPS)}단계 중 1단계" in live, live
     assert outside == []
     context.close()
 

@@ -59,7 +59,8 @@ def python_numbers(s):
     return {"p0": q["p:0"], "p1": q["p:1"], "p_y": q[f"p:{y}"], "z0": s["z"][0], "T": s["T"], "loss": q["loss"] * per,
             "entropy_bits": q["entropy_bits"], "lse": q["lse_gap"] + q["zmax_T"], "zmax": q["zmax_T"],
             "ln_k": math.log(K) * per, "floor": float(core.label_smoothing_floor(K, s["eps"])) * per,
-            "g_y": float(g[y]), "n": s["n"], "z0_start": s["initial"][0], "lnK": math.log(K)}
+            "g_y": float(g[y]), "n": s["n"], "z0_start": s["initial"][0], "lnK": math.log(K), "cT": s["cT"],
+            "topp": s["topp"], "alibi_far": q["alibi_far"]}
 
 
 def plain(html):
@@ -150,6 +151,11 @@ GESTURES = {
     "runaway": lambda pg, t: play_until_done(pg),
     "smoothing": lambda pg, t: (lp.click(pg, "step"), play_until_done(pg)),
     "sampling": lambda pg, t: type_in(pg, "num_samples", "input", "10000"),
+    "calibration": lambda pg, t: until_done(pg, lambda: lp.click(pg, "fit_T"), 1),
+    "decoding": lambda pg, t: keys_on_slider(pg, "temperature", "PageDown", 20),
+    "attention": lambda pg, t: (handle(pg, "alibi_head", "select").select_option(label=t["alibi_head_options"]["1"]),
+                                lp.settled(pg)),
+    "router": lambda pg, t: drag_until_done(pg, 2, -40, 6),
     "start": lambda pg, t: (handle(pg, "preset", "select").select_option(label=t["preset_uniform"]), lp.settled(pg)),
 }
 
@@ -191,11 +197,23 @@ def slip_in_step_3(pg, t):
     assert not done(pg)
 
 
+def slip_in_the_router_step(pg, t):
+    """A wrong control: k raised to 3 sends the token to the bird too, but the task is about k = 2; the step says k
+    changed and is done only once k is 2 again and the bird is chosen."""
+    type_in(pg, "router_k", "input", "3")
+    s = lp.state(pg)
+    assert s["rk"] == 3 and tour.quantities(s)["routed:2"] and not done(pg)
+    assert missing_line(pg) == plain(t["tour_steps"]["router"]["missing"][1])
+    type_in(pg, "router_k", "input", "2")
+    lp.wait_state(pg, "(s) => s.rk === 2")
+    assert missing_line(pg) == "" and not done(pg)
+
+
 def status_live(pg):
     return dict(status(pg)["live"])
 
 
-SLIPS = {"scores": slip_in_step_1, "naive": slip_in_step_3}
+SLIPS = {"scores": slip_in_step_1, "naive": slip_in_step_3, "router": slip_in_the_router_step}
 
 
 def predict(pg, t, step, wrong):
@@ -220,7 +238,7 @@ def predict(pg, t, step, wrong):
     shown = pg.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
       .querySelector('[data-done] .verdict').textContent""")
     s = lp.state(pg)
-    assert shown == plain(said).format(name0=s["names"][0], name1=s["names"][-1])
+    assert shown == plain(said).format(**{f"name{k}": name for k, name in enumerate(s["names"][:3])})
 
 
 # Korean in the exported page only: a served page draws the same explainer document (app/page.py), and what the
@@ -408,3 +426,29 @@ def test_the_step_writes_T_as_its_slider_does_and_perplexity_as_the_loss_is_writ
     assert shown.startswith("Perplexity 2L"), shown
     loss_bits = tour.quantities(lp.state(p.pg))["loss"] / math.log(2)
     assert number(shown.removeprefix("Perplexity 2L").strip()) == pytest.approx(2**loss_bits, rel=5e-3)
+
+
+# Where a step's view is laid out, by the step's `beside`: its first figure.
+VIEW_FIGURE = {"calibration": "reliability_figure", "decoding": "vocab_figure", "attention": "attention_figure"}
+
+
+def test_a_step_about_a_view_has_its_text_beside_that_view_s_figure_and_next_brings_it_into_sight(new_page, exported):
+    """Issue 37: the second half's steps (calibration, decoding, attention, the router) are about figures far below
+    the logits: the path's text, task and buttons sit just above the step's view, Next scrolls them to the top of
+    the window with the figure on the same screen, and the step after puts the path back above the logits."""
+    p = new_page(block_network=True, viewport=(1440, 900))
+    p.pg.goto(f"{exported.as_uri()}#step=12")
+    lp.wait_ready(p.pg)
+    for k in range(13, len(STEPS) + 1):
+        lp.click(p.pg, "tour_next")
+        lp.wait_state(p.pg, f"(s) => s.step === {k}")
+        lp.settled(p.pg)
+        beside = STEPS[k - 1].beside
+        figure = VIEW_FIGURE.get(beside, "logit_figure")
+        p.pg.wait_for_function(f"() => Math.abs(Bokeh.index.find_one(({lp.FIND})('tour_text')).el"
+                               f".getBoundingClientRect().top) < 40 || {str(beside is None).lower()}")
+        text, buttons, fig = p.pg.evaluate(BOXES, ["tour_text", "tour_next", figure])
+        assert buttons[3] <= fig[1] <= buttons[3] + 200, (STEPS[k - 1].id, buttons, fig)
+        if beside is not None:
+            assert -1 <= text[1] < 40 and fig[1] < 900, (STEPS[k - 1].id, text, fig)
+    assert p.errors == [], p.errors

@@ -1,0 +1,102 @@
+"""The figures of functions (issue 37): after a real drag, each curve the page drew is core's function at the
+very points it drew (−ln p, σ of the margin, each p and the entropy against T), the lesson's point lies on its
+curve, and the log-sum-exp band on the logit figure runs from max z to max z + T ln K with T·LSE(z/T) inside."""
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from app.strings import TEXT
+from tests.browser import lessonpage as lp
+
+# A source's columns, a multi-line's lists of lists as plain lists.
+COLUMNS = f"""(n) => {{ const m = ({lp.FIND_SOURCE})(n); const o = {{}};
+  for (const [k, v] of (m.data.entries ? m.data.entries() : Object.entries(m.data)))
+    o[k] = Array.from(v, (e) => (e && typeof e === 'object' ? Array.from(e) : e));
+  return o; }}"""
+
+
+def columns(pg, name):
+    return pg.evaluate(COLUMNS, name)
+
+
+def open_dragged(new_page, exported, link):
+    """The exported page at `link`, then the cat dragged down 30 px: the figures follow a gesture, not a link."""
+    p = new_page(block_network=True, viewport=(1440, 900))
+    p.pg.goto(f"{exported.as_uri()}#{link}")
+    lp.wait_ready(p.pg)
+    p.pg.evaluate(f"() => Bokeh.index.find_one(({lp.FIND})('logit_figure')).el.scrollIntoView({{block: 'center'}})")
+    before = lp.state(p.pg)["z"][0]
+    lp.drag(p.pg, 0, 30)
+    lp.wait_state(p.pg, f"(s) => s.z[0] < {before}")
+    lp.settled(p.pg)
+    return p
+
+
+@pytest.mark.parametrize("fn", ["nll", "sigmoid", "sweep"])
+def test_each_curve_is_core_s_function_and_the_lesson_s_point_lies_on_it(new_page, exported, fn):
+    p = open_dragged(new_page, exported, f"z=3,-1,0.5,1.5&y=1&T=0.7&units=bits&fn={fn}")
+    pg = p.pg
+    s = lp.state(pg)
+    z, T, y = np.array(s["z"]), s["T"], s["y"]
+    prob = core.softmax(z, T=T)
+    curves, dashed, points = columns(pg, "fn_curves"), columns(pg, "fn_dashed"), columns(pg, "fn_points")
+    assert lp.prop(pg, "function_figure", "visible")
+    assert pg.evaluate(f"() => ({lp.FIND})('function_figure').title.text") == TEXT["en"][f"fn_{fn}_title"]
+    if fn == "nll":
+        xs, ys = np.array(curves["xs"][0]), np.array(curves["ys"][0])
+        assert len(xs) > 100 and xs.min() == pytest.approx(1e-3) and xs.max() == 1.0
+        np.testing.assert_allclose(ys, -np.log2(xs), rtol=1e-12, atol=1e-15)
+        assert points["x"] == pytest.approx([prob[y]], rel=1e-12)
+        assert points["y"] == pytest.approx([float(core.cross_entropy(z, y, T=T)) / math.log(2)], rel=1e-12)
+    elif fn == "sigmoid":
+        xs, ys = np.array(curves["xs"][0]), np.array(curves["ys"][0])
+        np.testing.assert_allclose(ys, 0.5 * (1 + np.tanh(xs / 2)), rtol=1e-12, atol=1e-15)  # σ(x), another way
+        margin = z[y] / T - float(core.logsumexp(np.delete(z, y) / T))
+        assert points["x"] == pytest.approx([margin], rel=1e-12)
+        assert points["y"] == pytest.approx([prob[y]], rel=1e-12)
+        assert 1 / (1 + math.exp(-margin)) == pytest.approx(prob[y], rel=1e-12), "p_y is σ of its margin"
+    else:
+        logT = np.array(curves["xs"][0])
+        assert logT[0] == -2 and logT[-1] == pytest.approx(2) and len(curves["ys"]) == len(z)
+        sweep = np.array([core.softmax(z, T=10**v) for v in logT])
+        np.testing.assert_allclose(np.array(curves["ys"]).T, sweep, rtol=1e-12, atol=1e-300)
+        H = np.array([float(core.entropy(q)) for q in sweep]) / math.log(len(z))
+        np.testing.assert_allclose(dashed["ys"][0], H, rtol=1e-12, atol=1e-15)
+        assert points["x"] == pytest.approx([math.log10(T)] * (len(z) + 1), rel=1e-12)
+        want = [*prob, float(core.entropy(prob)) / math.log(len(z))]
+        np.testing.assert_allclose(points["y"], want, rtol=1e-12)
+        ticks = pg.evaluate(f"""() => {{ const a = ({lp.FIND})('function_figure').below[0];
+          return Object.fromEntries(a.major_label_overrides); }}""")
+        assert ticks == {"-2": "0.01", "-1": "0.1", "0": "1", "1": "10", "2": "100"}
+    assert p.errors == [], p.errors
+
+
+def test_the_log_sum_exp_band_is_core_s_bounds_and_its_key_says_so(new_page, exported):
+    p = open_dragged(new_page, exported, "z=3,-1,0.5,1.5&T=0.7&open=lse")
+    s = lp.state(p.pg)
+    z, T = np.array(s["z"]), s["T"]
+    marks = columns(p.pg, "lse_marks")
+    assert marks["y0"] == [z.max()]
+    assert marks["y1"] == pytest.approx([z.max() + T * math.log(len(z))], rel=1e-12)
+    assert marks["y"] == pytest.approx([T * float(core.logsumexp(z / T))], rel=1e-12)
+    assert marks["y0"][0] <= marks["y"][0] <= marks["y1"][0]
+    assert TEXT["en"]["lse_marks_hint"] in p.pg.evaluate(f"() => ({lp.FIND})('logit_figure').above[0].text")
+    lp.click(p.pg, "sections")  # the first button, "Table": the band stays while log-sum-exp is open
+    assert columns(p.pg, "lse_marks")["y"] != []
+
+
+def test_the_function_figure_sits_beside_the_bars_on_a_wide_screen_and_below_them_on_a_narrow_one(new_page, exported):
+    for width, beside in ((1440, True), (1024, False)):
+        p = new_page(block_network=True, viewport=(width, 900))
+        p.pg.goto(f"{exported.as_uri()}#fn=nll")
+        lp.wait_ready(p.pg)
+        lp.settled(p.pg)
+        bars, fn = lp.box(p.pg, "prob_figure"), lp.box(p.pg, "function_figure")  # left, top, right, bottom
+        if beside:
+            assert abs(fn[1] - bars[1]) < 1 and fn[0] >= bars[2], (bars, fn)
+        else:
+            assert fn[1] >= bars[3], (bars, fn)
+        assert fn[0] >= 0 and fn[2] <= width
