@@ -30,6 +30,8 @@ from bokeh.models import (
     HoverTool,
     InlineStyleSheet,
     LabelSet,
+    Legend,
+    LegendItem,
     PointDrawTool,
     RadioButtonGroup,
     Range1d,
@@ -57,10 +59,10 @@ from .strings import TEXT
 THEMES = {
     "light": {"bg": "#ffffff", "fg": "#1d2733", "muted": "#4a5563", "grid": "#e3e7ec", "bar": "#0072b2",
               "arrow": "#009e73", "point": "#1d3557", "point_line": "#ffffff", "target": "#d55e00",
-              "selected": "#e69f00", "span": "#999999"},
+              "selected": "#e69f00", "span": "#999999", "draws": "#cc79a7"},
     "dark": {"bg": "#15191f", "fg": "#e8edf2", "muted": "#aab4c0", "grid": "#2c333d", "bar": "#56b4e9",
              "arrow": "#009e73", "point": "#e8edf2", "point_line": "#15191f", "target": "#e69f00",
-             "selected": "#f0e442", "span": "#6b7480"},
+             "selected": "#f0e442", "span": "#6b7480", "draws": "#f0a3d0"},
 }
 # Sizes that lecture mode (a projector) makes larger: px for text, lines and markers.
 SIZES = {
@@ -70,7 +72,7 @@ SIZES = {
     # No text below 20 px for the back row.
     "lecture": {"title": "20px", "hint": "20px", "axis": "20px", "ticks": "20px", "ticks_many": "20px",
                 "yticks": "20px", "labels": "20px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4,
-                "target": 5},
+                "target": 5, "least": 20},
 }
 # Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
 # side in steps of half_window where a logit would leave it, plus `pad` between the outermost draggable position
@@ -106,6 +108,8 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         "font": 'helvetica, Arial, "Liberation Sans", "DejaVu Sans", "Noto Sans", "Noto Sans CJK KR", '
                 '"Apple SD Gothic Neo", "Malgun Gothic", NanumGothic, "SX Hangul", '
                 "sans-serif"}
+# The row of controls (app/controls.py) of the guided path's buttons.
+PATH_ROW = 8
 # The sources' columns, as static/frame.mjs `frame` fills them; they start empty.
 SOURCES = {
     "logits": ("z", "name"), "probs": ("x", "p", "label", "is_true", "label_y", "label_alpha", "name"),
@@ -124,7 +128,8 @@ LAB_SOURCES = {"loss_history": ("step", "loss", "y"), "samples": ("x", "count", 
 # both splits (T log-spaced over the view's slider), the NLL at the view's T, and Newton's iterates while the
 # view's T is the fitted one.
 CALIBRATION_SOURCES = {
-    "reliability": ("confidence", "accuracy", "count", "lower", "upper", "mid", "width", "gap_bottom", "gap_top"),
+    "reliability": ("confidence", "accuracy", "count", "lower", "upper", "mid", "width", "gap_bottom", "gap_top",
+                    "over", "under", "over_fill", "alpha"),
     "nll_curve": ("T", "val", "test"), "nll_now": ("T", "nll"), "fit_path": ("T", "nll")}
 # The road to language models', which static/lm_view.mjs fills from `lexicon` (Python fills it: data, not a
 # frame): every kept word in rank order with its renormalised p and its rank (top-p may skip into a run of
@@ -239,6 +244,8 @@ def widget(c, s, t, look):
     f = BY_KEY.get(c.field)
     common = {"name": c.name, "width": c.width, "disabled": controls.locked(c, s),
               "visible": not controls.hidden(c, s), **look}
+    if c.row == PATH_ROW:  # one line on a phone (static/layout.css)
+        common["css_classes"] = [*look["css_classes"], "path-button"]
     if c.widget in ("button", "toggle", "radio"):
         common["align"] = "end"
     if c.widget in ("log_slider", "slider"):
@@ -373,7 +380,7 @@ def build(s, mode="file", app_path="", app_url=""):
         f.xaxis.axis_label = t["class_axis"]
     # The draws: each class's frequency, with its ±2σ whisker, over its bar.
     freq = fig_p.scatter(x="x", y="freq", source=sources["samples"], marker="diamond", size=14,
-                         fill_color=palette["selected"], line_color=palette["fg"], level="overlay")
+                         fill_color=palette["draws"], line_color=palette["fg"], level="overlay")
     whiskers = Whisker(source=sources["samples"], base="x", lower="lower", upper="upper", level="overlay",
                        line_color=palette["fg"], line_width=2)
     fig_p.add_layout(whiskers)
@@ -434,21 +441,43 @@ def build(s, mode="file", app_path="", app_url=""):
                     t["reliability_hint"], classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
                     x_range=Range1d(0, 1), y_range=Range1d(0, 1.02), visible=s["calib"])
     diagonal = fig_rel.line(x=[0, 1], y=[0, 1], line_color=palette["span"], line_dash="dashed", line_width=2)
+    # A bin's bar is its accuracy, faded where it holds fewer than FEW_DIGITS digits (static/calibration_view.mjs);
+    # the gap to its mean confidence is hatched: orange above a bar (confidence above accuracy, overconfident),
+    # in the background's colour across a bar's top (accuracy above confidence), so it never reads as a bar.
     rel_bars = fig_rel.vbar(x="mid", width="width", top="accuracy", source=sources["reliability"],
-                            fill_color=palette["bar"], line_color=palette["bg"], level="overlay")
+                            fill_color=palette["bar"], fill_alpha="alpha", line_color=palette["bg"], level="overlay")
     gaps = fig_rel.quad(left="lower", right="upper", bottom="gap_bottom", top="gap_top",
-                        source=sources["reliability"], fill_color=palette["target"], fill_alpha=0.15,
-                        hatch_pattern="/", hatch_color=palette["target"], hatch_scale=8, line_color=palette["target"],
-                        line_width=1.5, level="overlay")
+                        source=sources["reliability"], fill_color=palette["target"], fill_alpha="over_fill",
+                        hatch_pattern="/", hatch_color=palette["target"], hatch_alpha="over", hatch_scale=8,
+                        line_color=palette["target"], line_alpha="over", line_width=1.5, level="overlay")
+    gaps_under = fig_rel.quad(left="lower", right="upper", bottom="gap_bottom", top="gap_top",
+                              source=sources["reliability"], fill_alpha=0, hatch_pattern="\\",
+                              hatch_color=palette["bg"], hatch_alpha="under", hatch_scale=8, hatch_weight=2,
+                              line_color=palette["bg"], line_alpha="under", line_width=1.5, line_dash="dashed",
+                              level="overlay")
+    # The legend's swatches are glyphs of their own, each one row outside the axes (clipped; a legend draws no
+    # glyph of a renderer with no rows): a glyph whose look varies by row shows its first row's in a legend.
+    swatch = {"left": [-2], "right": [-1], "bottom": [0], "top": [1], "line_width": 1.5, "hatch_scale": 8}
+    key_bars = fig_rel.quad(**swatch, fill_color=palette["bar"], line_color=palette["bg"])
+    key_over = fig_rel.quad(**swatch, fill_color=palette["target"], fill_alpha=0.15, hatch_pattern="/",
+                            hatch_color=palette["target"], line_color=palette["target"])
+    key_under = fig_rel.quad(**swatch, fill_color=palette["bar"], hatch_pattern="\\", hatch_color=palette["bg"],
+                             hatch_weight=2, line_color=palette["bar"])
+    rel_legend = Legend(items=[LegendItem(label=t["legend_accuracy"], renderers=[key_bars]),
+                               LegendItem(label=t["legend_over"], renderers=[key_over]),
+                               LegendItem(label=t["legend_under"], renderers=[key_under])],
+                        location="top_left", label_text_font_size=size["hint"], background_fill_alpha=0.85,
+                        background_fill_color=palette["bg"], label_text_color=palette["fg"], border_line_alpha=0,
+                        glyph_height=18, glyph_width=24, padding=6, spacing=2, margin=6)
+    fig_rel.add_layout(rel_legend)
     fig_rel.add_tools(HoverTool(renderers=[rel_bars], tooltips=[("n", "@count"), ("acc", "@accuracy{0.000}"),
                                                                 ("conf", "@confidence{0.000}")]))
     fig_counts = small("counts_figure", t["counts_title"], t["counts_hint"], classes=["fig-stacked", "fig-counts"],
-                       tools="", height=170,
-                       sizing_mode="stretch_width", x_range=fig_rel.x_range, y_range=Range1d(0, 10),
-                       visible=s["calib"])
-    count_bars = fig_counts.vbar(x="mid", width="width", top="count", source=sources["reliability"],
+                       tools="", height=170, sizing_mode="stretch_width", x_range=fig_rel.x_range,
+                       y_axis_type="log", y_range=Range1d(0.5, 10), visible=s["calib"])
+    # Counts on a log scale: one bin holds most digits, and a bin of 7 must still show (bars start at 0.5).
+    count_bars = fig_counts.vbar(x="mid", width="width", top="count", bottom=0.5, source=sources["reliability"],
                                  fill_color=palette["muted"], line_color=palette["bg"], level="overlay")
-    fig_counts.yaxis.ticker = BasicTicker(desired_num_ticks=3)
     lo, hi = BY_KEY["cT"].bounds
     fig_nll = small("nll_figure", t["nll_title"], t["nll_hint"], classes=["fig-stacked"], tools="", height=330,
                     sizing_mode="stretch_width", x_axis_type="log", x_range=Range1d(lo, hi), y_range=Range1d(0, 2.5),
@@ -556,8 +585,8 @@ def build(s, mode="file", app_path="", app_url=""):
                  disable_math=True, **stretch)
     live = Div(text=LIVE_REGION, name="live_region", css_classes=["a11y"], stylesheets=sheets,
                disable_math=True, height=1, **stretch)
-    header = Div(text=f"<h1>{t['title']}</h1><p>{t['subtitle']}</p>", name="header", css_classes=["header"],
-                 stylesheets=sheets, disable_math=True, **stretch)
+    header = Div(text=f"<h1>{t['title']}</h1><p class=\"subtitle\">{t['subtitle']}</p>", name="header",
+                 css_classes=["header"], stylesheets=sheets, disable_math=True, **stretch)
 
     # The guided path (app/steps.py): the step's paragraph with its live numbers, then its task, which says when
     # it is done; both drawn by the page (static/tour.mjs), above the figures while the path is shown.
@@ -599,17 +628,21 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_vocab, fig_att, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
 
-    figures_row = row(fig_z, fig_p, fig_fn, spacing=16, **wrap)
+    # The figure of a function sits beside the bars where three figures fit in a row, else in a row of its own
+    # under p_y, the loss and T, which stay on the first screen (static/draw.mjs place_function moves it).
+    figures_row = row(fig_z, fig_p, spacing=16, **wrap)
+    function_row = row(fig_fn, spacing=16, **wrap)
     # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
     # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
         header,
         tour_text,
         tour_status,
-        bands[8],
+        bands[PATH_ROW],
         figures_row,
         row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
         bands[0],
+        function_row,
         bands[1],
         inputs,
         notice,
@@ -655,10 +688,11 @@ def build(s, mode="file", app_path="", app_url=""):
                      "jacobian_y": fig_jac.yaxis[0],
                      **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0]
                         for key, f in {**calibration_figs, **lm_figs, "function": fig_fn}.items() for xy in "xy"}},
-        "path": {"block": [tour_text, tour_status, bands[8]],
+        "path": {"block": [tour_text, tour_status, bands[PATH_ROW]],
                  "above": {"figures": figures_row, "calibration": bands[9], "decoding": bands[10],
                            "attention": bands[11]}},
         "lm_layout": {"top": lm_top, "bottom": lm_bottom, "vocab": fig_vocab, "figures": lm_figures},
+        "function_rows": {"beside": figures_row, "below": function_row},
         "fn": {"curves": fn_curves.glyph, "dashed": fn_dashed.glyph, "points": fn_points.glyph,
                "lse_band": lse_band.glyph, "lse_line": lse_line.glyph},
         "lm": {"line": vocab_line.glyph, "kept": vocab_kept.glyph, "router": router_bars.glyph,
@@ -667,6 +701,8 @@ def build(s, mode="file", app_path="", app_url=""):
         "calibration_layout": {"row": calibration_row, "left": calibration_left, "right": calibration_right,
                                "nll": fig_nll},
         "calibration": {"diagonal": diagonal.glyph, "bars": rel_bars.glyph, "gaps": gaps.glyph,
+                        "gaps_under": gaps_under.glyph, "legend": rel_legend, "key_bars": key_bars.glyph,
+                        "key_over": key_over.glyph, "key_under": key_under.glyph,
                         "counts": count_bars.glyph, "test": nll_test.glyph, "val": nll_val.glyph, "span": now_span,
                         "now": nll_now.glyph, "fit_line": fit_line.glyph, "fit_dots": fit_dots.glyph},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],

@@ -72,6 +72,10 @@ function fit_T(page) {
 const percent = (x) => `${with_minus((100 * x).toFixed(2))} %`;
 const short_T = (T) => String(Number(T.toPrecision(6)));
 
+// A bin of fewer digits than this is faded on the diagram, and an MCE from it is said to be noisy: its accuracy's
+// standard error is above 0.1 (√(0.25/20) ≈ 0.11).
+const FEW_DIGITS = 20;
+
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
 function calibration_frame(page, s, t, text) {
   if (!s.calib) return { sources: {}, readouts: text ? Object.fromEntries(CALIBRATION_READOUTS.map((k) => [k, ""])) : {} };
@@ -92,7 +96,11 @@ function calibration_frame(page, s, t, text) {
       upper: [...b.upper], mid: b.lower.map((lo, m) => (lo + b.upper[m]) / 2),
       width: b.lower.map((lo, m) => b.upper[m] - lo),
       gap_bottom: b.accuracy.map((acc, m) => Math.min(acc, b.confidence[m])),
-      gap_top: b.accuracy.map((acc, m) => Math.max(acc, b.confidence[m])) },
+      gap_top: b.accuracy.map((acc, m) => Math.max(acc, b.confidence[m])),
+      over: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 1 : 0)),
+      under: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 0 : 1)),
+      over_fill: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 0.15 : 0)),
+      alpha: b.count.map((count) => (count < FEW_DIGITS ? 0.4 : 1)) },
     nll_curve: { T: curve.T, val: curve.val.map((v) => v * scale), test: curve.test.map((v) => v * scale) },
     nll_now: { T: [s.cT, s.cT], nll: [n.nll * scale, n.nll_val * scale] },
     fit_path: fit_shown ? { T: [...fit.path], nll: fit.nll.map((v) => v * scale) } : { T: [], nll: [] },
@@ -100,9 +108,13 @@ function calibration_frame(page, s, t, text) {
   if (!text) return { sources, readouts: {} };
   const unit = bits ? t.bits : t.nats;
   const bins = aside(fill(t.bins_aside, { M: s.bins }));
+  // The bin MCE comes from (the first of equal gaps, as Math.max would find it).
+  const gaps = b.accuracy.map((acc, m) => Math.abs(acc - b.confidence[m]));
+  const mce_count = b.count[gaps.indexOf(Math.max(...gaps))];
   const readouts = {
     ece: `${label(t.ece_label)} ${value_span(n.ece, percent(n.ece))}${bins}`,
-    mce: `${label(t.mce_label)} ${value_span(n.mce, percent(n.mce))}${bins}`,
+    mce: `${label(t.mce_label)} ${value_span(n.mce, percent(n.mce))}${bins}` +
+      (mce_count < FEW_DIGITS ? aside(" · " + fill(t.mce_few, { n: grouped(mce_count) })) : ""),
     nll: `${label(t.nll_label)} ${info_html(n.nll, s, t, true)}`,
     accuracy: `${label(t.accuracy_label)} ${value_span(n.accuracy, percent(n.accuracy))}` +
       aside(fill(t.accuracy_aside, { right: grouped(n.right), n: grouped(n.n) })),
@@ -125,7 +137,7 @@ function draw_calibration(page, s, t) {
   place_figures(a.calibration_layout);
   const { n } = page.calibration;
   const scale = s.units === "bits" ? 1 / Math.LN2 : 1;
-  set_if_changed(a.lab_figs.counts.y_range, { start: 0, end: nice_ceiling(Math.max(...n.bins.count)) });
+  set_if_changed(a.lab_figs.counts.y_range, { start: 0.5, end: 10 ** Math.ceil(Math.log10(2 * Math.max(...n.bins.count))) });
   const top = Math.max(Math.LN10 * NLL_ROOM * scale, n.nll * scale, n.nll_val * scale);
   set_if_changed(a.lab_figs.nll.y_range, { start: 0, end: NLL_STEP * Math.ceil(top / NLL_STEP) });
   set_if_changed(a.calibration.span, { location: s.cT });
@@ -143,15 +155,24 @@ function draw_calibration(page, s, t) {
     a.lab_axes.counts_y.axis_label = t.counts_y;
     a.lab_axes.nll_x.axis_label = t.nll_x;
     a.lab_axes.nll_y.axis_label = fill(t.nll_y, { unit });
+    a.calibration.legend.items.forEach((item, i) => {
+      item.label = { value: t[["legend_accuracy", "legend_over", "legend_under"][i]] };
+    });
     page.applied.calibration_texts = texts;
   }
   const theme = shown_theme(s);
-  if (page.applied.calibration_look !== theme) {
+  const look = JSON.stringify([theme, s.lecture]);
+  if (page.applied.calibration_look !== look) {
     const p = a.themes[theme];
     const g = a.calibration;
     g.diagonal.line_color = p.span;
     g.bars.setv({ fill_color: p.bar, line_color: p.bg });
-    g.gaps.setv({ fill_color: p.target, line_color: p.target });
+    g.gaps.setv({ fill_color: p.target, line_color: p.target, hatch_color: p.target });
+    g.gaps_under.setv({ hatch_color: p.bg, line_color: p.bg });
+    g.key_bars.setv({ fill_color: p.bar, line_color: p.bg });
+    g.key_over.setv({ fill_color: p.target, hatch_color: p.target, line_color: p.target });
+    g.key_under.setv({ fill_color: p.bar, hatch_color: p.bg, line_color: p.bar });
+    g.legend.setv({ background_fill_color: p.bg, label_text_color: p.fg });
     g.counts.setv({ fill_color: p.muted, line_color: p.bg });
     g.test.line_color = p.bar;
     g.val.line_color = p.target;
@@ -159,7 +180,8 @@ function draw_calibration(page, s, t) {
     g.now.setv({ fill_color: p.fg, line_color: p.bg });
     g.fit_line.line_color = p.selected;
     g.fit_dots.setv({ fill_color: p.selected, line_color: p.fg });
-    page.applied.calibration_look = theme;
+    g.legend.label_text_font_size = a.sizes[s.lecture ? "lecture" : "normal"].hint;
+    page.applied.calibration_look = look;
   }
 }
 

@@ -163,16 +163,14 @@ function draw_labels(c, model, t, a) {
   }
 }
 
-// The figures' titles, hints and axis labels (the header is drawn with the locks: draw.mjs draw_locks).
+// The figures' titles, hints and axis labels but the class axes' and the two figures' keys (draw.mjs
+// draw_function) (the header is drawn with the locks: draw.mjs draw_locks).
 function draw_texts(page, t) {
   const { a } = page;
   a.figs.logit.title.text = t.logit_title;
   a.figs.prob.title.text = t.prob_title;
-  a.hints.prob.text = t.prob_hint; // the logit figure's: draw.mjs draw_function
   a.axes.logit_y.axis_label = t.logit_axis;
   a.axes.prob_y.axis_label = t.prob_axis;
-  a.axes.logit_x.axis_label = t.class_axis;
-  a.axes.prob_x.axis_label = t.class_axis;
   a.sections_title.text = t.sections_title;
   a.lab_title.text = t.lab_title;
   a.lab_figs.loss.title.text = t.loss_title;

@@ -52,7 +52,7 @@ function draw(page, s, { live = false, text = true } = {}) {
   // A drag's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
   draw_lab_figures(page, s, f);
-  draw_function(page, s, f, t);
+  draw_function(page, s, f, t, live);
   draw_calibration(page, s, t);
   draw_lm(page, s, t, live);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
@@ -140,7 +140,8 @@ function lab_frame(page, s, f, t, text) {
   return {
     sources: { loss_history: !s.learn ? page.a.sources.loss_history.data : { step: [...h.step], loss: [...h.loss],
       y: s.logloss ? h.loss.map((v) => Math.log10(Math.max(v, 1e-300))) : [...h.loss] }, samples, jacobian: cells },
-    readouts: !text ? {} : { update: s.learn ? update_html(s, n, t) : "", race: noise ? race_html(s, noise, t) : "",
+    readouts: !text ? {} : { update: s.learn ? update_html(s, n, t) : "",
+      race: noise ? race_html(s, noise, t, samples.count) : "",
       chain: s.jacobian ? chain_html(s, n, J, t) : "", naive: naive_html(s, t) },
   };
 }
@@ -208,16 +209,28 @@ function fit_hints(page, size, hints = page.a.hints, figs = page.a.figs) {
   for (const [key, hint] of Object.entries(hints)) {
     const room = inner_width_of(figs[key]);
     if (!(room > 0)) continue;
-    fit_text(page, hint, size.hint, room);
-    fit_text(page, figs[key].title, size.title, room);
+    fit_text(page, hint, size.hint, room, size.least);
+    fit_text(page, figs[key].title, size.title, room, size.least);
   }
 }
 
-function fit_text(page, model, size, room) {
+/** A figure's title or key at its size, made smaller to fit its room, but never below `least` px (lecture mode's
+ * 20 px for the back row): there it takes another line instead, broken between words. */
+function fit_text(page, model, size, room, least = 0) {
+  page.unwrapped ??= new WeakMap();
+  const was = page.unwrapped.get(model);
+  const text = was?.wrapped === model.text ? was.text : model.text;
   const wanted = parseFloat(size);
   const font = `${scalar(model.text_font_style)} ${wanted}px ${scalar(model.text_font)}`;
-  const px = Math.max(10, Math.min(wanted, Math.floor(wanted * room / text_width(page, font, model.text))));
-  set_if_changed(model, { text_font_size: `${px}px` });
+  const px = Math.max(10, Math.min(wanted, Math.floor(wanted * room / text_width(page, font, text))));
+  if (px >= least) {
+    set_if_changed(model, { text, text_font_size: `${px}px` });
+    return;
+  }
+  const lines = wrapped(text, room, (line) => text_width(page, font, line), " ");
+  const joined = lines.join("\n");
+  page.unwrapped.set(model, { text, wrapped: joined });
+  set_if_changed(model, { text: joined, text_font_size: `${wanted}px` });
 }
 
 // A text's metrics as the figures' canvas draws it, measured once per font and text.
@@ -354,15 +367,19 @@ const LOG_T_TICKS = [[-2, "0.01"], [-1, "0.1"], [0, "1"], [1, "10"], [2, "100"]]
 
 /** The figure of a function (frame.mjs function_figure): shown with its mode, its axes' ends, and its title, key
  * and axis labels in the language and the loss's units; on the logit figure, the key to the log-sum-exp band
- * while it is drawn. */
-function draw_function(page, s, f, t) {
+ * while it is drawn, and on the bars the key to the draws while they are; the class axes' label, but on a phone. */
+function draw_function(page, s, f, t, live) {
   const { a } = page;
   const fig = a.lab_figs.function;
   set_if_changed(fig, { visible: s.fn !== "none" });
   const lse = s.open.includes("lse");
-  const texts = JSON.stringify([s.lang, s.fn, s.units, lse]);
+  const phone = on_phone();
+  const texts = JSON.stringify([s.lang, s.fn, s.units, lse, phone, s.sample]);
   if (page.applied.fn_texts !== texts) {
     a.hints.logit.text = lse ? `${t.logit_hint} · ${t.lse_marks_hint}` : t.logit_hint;
+    a.hints.prob.text = s.sample ? `${t.prob_hint} · ${t.draws_hint}` : t.prob_hint;
+    // On a phone the names under the ticks say what the axis is: its line goes to the loss on the first screen.
+    for (const axis of [a.axes.logit_x, a.axes.prob_x]) axis.axis_label = phone ? null : t.class_axis;
     if (s.fn !== "none") {
       const unit = s.units === "bits" ? t.bits : t.nats;
       fig.title.text = t[`fn_${s.fn}_title`];
@@ -373,9 +390,24 @@ function draw_function(page, s, f, t) {
     }
     page.applied.fn_texts = texts;
   }
+  if (!live) place_function(page);
   if (s.fn === "none") return;
   set_if_changed(fig.x_range, { start: f.fn.x_range[0], end: f.fn.x_range[1] });
   set_if_changed(fig.y_range, { start: f.fn.y_range[0], end: f.fn.y_range[1] });
+}
+
+// Where three figures fit in a row (three 420 px bases, two gaps, the page's margins): the figure of a function
+// beside the bars; else under p_y, the loss and T, which stay on the first screen. Start-up draws again when it
+// changes.
+const THREE_FIGURES = "(min-width: 1324px)";
+
+function place_function(page) {
+  const { beside, below } = page.a.function_rows;
+  const fig = page.a.lab_figs.function;
+  const [from, to] = window.matchMedia?.(THREE_FIGURES).matches ? [below, beside] : [beside, below];
+  if (!from.children.includes(fig)) return;
+  from.children = from.children.filter((kid) => kid !== fig);
+  to.children = [...to.children, fig];
 }
 
 function every_figure(a) {
@@ -408,8 +440,15 @@ function draw_look(page, s) {
   for (const hint of Object.values(a.hints)) hint.text_color = p.muted; // its size: fit_hints
   for (const hint of Object.values(a.lab_hints)) hint.text_color = p.muted; // its size: fit_hints
   for (const grid of a.grids) grid.grid_line_color = p.grid;
+  const path_buttons = a.path.block.at(-1).children; // one line on a phone (static/layout.css)
   for (const control of Object.values(a.controls)) {
-    control.css_classes = ["control", ...(s.lecture ? ["lecture-mode"] : [])];
+    control.css_classes = ["control", ...(path_buttons.includes(control) ? ["path-button"] : []),
+      ...(s.lecture ? ["lecture-mode"] : [])];
+  }
+  // The header and the path fold in lecture mode on a short screen (static/explainer.css): their own sheets see
+  // their own classes only.
+  for (const div of [a.header, a.tour.text, a.tour.status]) {
+    div.css_classes = [...div.css_classes.filter((name) => name !== "lecture-mode"), ...(s.lecture ? ["lecture-mode"] : [])];
   }
   for (const axis of [...Object.values(a.axes), ...Object.values(a.lab_axes)]) {
     axis.setv({
@@ -433,7 +472,7 @@ function draw_look(page, s) {
   g.point_labels.setv({ text_color: p.fg, text_font_size: size.labels });
   g.bar_labels.setv({ text_color: p.fg, text_font_size: size.labels });
   g.span.line_color = p.span;
-  g.freq.setv({ fill_color: p.selected, line_color: p.fg });
+  g.freq.setv({ fill_color: p.draws, line_color: p.fg });
   g.whiskers.line_color = p.fg;
   g.whiskers.upper_head.line_color = p.fg;
   g.whiskers.lower_head.line_color = p.fg;
@@ -513,7 +552,7 @@ function draw_locks(page, s, t) {
   const { a } = page;
   const fixed = [...s.lock, ...s.hide.filter((key) => !s.lock.includes(key))].map((key) => t.lock_names[key]);
   const note = fixed.length ? `<p class="locked-note">${fill(t.locked_note, { keys: fixed.join(", ") })}</p>` : "";
-  set_if_changed(a.header, { text: `<h1>${t.title}</h1><p>${t.subtitle}</p>${note}` });
+  set_if_changed(a.header, { text: `<h1>${t.title}</h1><p class="subtitle">${t.subtitle}</p>${note}` });
   const locked = s.lock.includes("z") || s.hide.includes("z");
   set_draggable(page, a.figs.logit, !locked);
   set_if_changed(a.inputs, { visible: !s.hide.includes("z") });

@@ -194,12 +194,15 @@ export function chain_html(s, n, J, t) {
     `<br>${t.jacobian_arrows} <span class="value">${list(n.g.map((v) => -v))}</span>`;
 }
 
-/** The race of the first draws: z_k/T + g_k per class, the winner marked. */
-export function race_html(s, noise, t) {
+/** The race of the first draws: z_k/T + g_k per class, the winner marked; then the wins of every class in all N
+ * draws (`counts`: what the diamonds on the bars show as shares). */
+export function race_html(s, noise, t, counts) {
   const names = s.names.map(escape_html);
   const draws = race(s, noise, 5);
   const head = `<tr><th>${t.race_draw}</th>${names.map((nm) => `<th>${nm}</th>`).join("")}</tr>`;
   const body = draws.map((d, i) => `<tr><td>${i + 1}</td>` + d.scores.map((v, k) =>
     `<td${k === d.best ? ' class="win"' : ""}>${fmt(v)}</td>`).join("") + "</tr>").join("");
-  return `<div class="label">${t.race_title}</div><table><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  const tally = names.map((nm, k) => `${nm} ${grouped(counts[k])}`).join(" · ");
+  return `<div class="label">${t.race_title}</div><table><thead>${head}</thead><tbody>${body}</tbody></table>` +
+    `<p>${fill(t.race_counts, { n: grouped(noise.length / s.z.length), counts: tally })}</p>`;
 }

@@ -81,6 +81,11 @@ function listen(page) {
   });
   // theme=auto: the reader switches the system's dark mode, and the page follows at once.
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener("change", () => draw(page, now(page)));
+  // A phone turned, a window resized: the step's paragraph folds or unfolds (tour.mjs folded), the figure of a
+  // function moves beside the bars or under them (draw.mjs place_function).
+  for (const query of [...FOLD_QUERIES, THREE_FIGURES]) {
+    window.matchMedia?.(query).addEventListener("change", () => draw(page, now(page)));
+  }
   // A page opened without a link keeps its plain address until the learner changes something; one opened
   // with a link gets it back cleaned (defaults in place of what could not be used). An embedded app's link is
   // its own, not the embedding page's (draw.mjs served_home).

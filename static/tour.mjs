@@ -114,8 +114,9 @@ function live_numbers(n, s, t) {
  * opens. A step that asks for a prediction asks it first, with a button for each choice, and shows the task once
  * the learner has chosen (`guess`, the choice's index), with whether they were right. Every other way the task
  * line can read is laid in the same place, unseen, so it keeps one height while a learner acts: nothing below it
- * moves (two slips at once may take a line more). */
-export function tour_html(n, s, t, steps, missing, seen, guess) {
+ * moves (two slips at once may take a line more). `fold`: the paragraph behind a line a learner opens, where the
+ * screen is short of room (`folded`). */
+export function tour_html(n, s, t, steps, missing, seen, guess, fold = false) {
   const step = steps[s.step - 1];
   const words = t.tour_steps[step.id];
   const fields = live_numbers(n, s, t);
@@ -143,10 +144,15 @@ export function tour_html(n, s, t, steps, missing, seen, guess) {
   const rooms = guesses.flatMap((g) => [[], [0], ...said.map((i) => [i])].map((which) => line(which, g)))
     .map((html) => `<p class="task room" aria-hidden="true">${html.replace(/ class="live" data-live="\w+"/g, "")
       .replace(/<button [^>]*>/g, '<span class="choice">').replace(/<\/button>/g, "</span>")}</p>`);
+  const of = `${fill(t.tour_of, { k: s.step, n: steps.length })} · <strong>${words.title}</strong>`;
+  const paragraph = `<p>${fill(words.text, fields)}</p>`;
   return {
-    text: `<div class="tour"><p class="tour-of">${fill(t.tour_of, { k: s.step, n: steps.length })} · <strong>${words.title}</strong></p>` +
-      `<ol class="path" aria-hidden="true">${path}</ol><p>${fill(words.text, fields)}</p></div>`,
-    status: `<div class="tour"><div class="task-lines"><p class="task${done ? " tour-done" : ""}" data-done="${done}">` +
+    // Folded, the step's line is the one line shown: it opens the paragraph.
+    text: fold
+      ? `<div class="tour folded"><details class="step-text"><summary><span class="tour-of">${of}</span></summary>` +
+        `${paragraph}</details></div>`
+      : `<div class="tour"><p class="tour-of">${of}</p><ol class="path" aria-hidden="true">${path}</ol>${paragraph}</div>`,
+    status: `<div class="tour${fold ? " folded" : ""}"><div class="task-lines"><p class="task${done ? " tour-done" : ""}" data-done="${done}">` +
       `${line(missing, guess)}</p>${rooms.join("")}</div>` +
       `<details><summary>${t.tour_hint}</summary><p>${fill(words.hint, fields)}</p></details></div>`,
   };
@@ -167,13 +173,28 @@ function draw_tour(page, n, s, t, live) {
   const missing = step_missing(step, s);
   const done = missing.length === 0;
   if (done && !live) remember_step(page, step.id, s.step);
-  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen, page.tour_guesses.get(s.step));
+  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen, page.tour_guesses.get(s.step), folded(s));
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
   if (live) return done;
   const undo = page.tour_undo && same_lesson(page.tour_undo.after, s);
   set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
   return done;
+}
+
+// Where the step's paragraph folds behind a line: a phone, and lecture mode on a screen under 900 px tall, where
+// the figures, T and the loss must share the first screen with the path (static/explainer.css hides the dots of
+// the path there too). Start-up draws again when either query changes.
+const FOLD_QUERIES = ["(max-width: 599.98px)", "(max-height: 899.98px)"];
+
+const matches = (query) => window.matchMedia?.(query).matches ?? false;
+
+function on_phone() {
+  return matches(FOLD_QUERIES[0]);
+}
+
+function folded(s) {
+  return on_phone() || (s.lecture && matches(FOLD_QUERIES[1]));
 }
 
 /** Put the path (its paragraph, its task and its buttons) above the figures, or above the view a step is about

@@ -210,15 +210,16 @@ def test_lecture_mode_at_1024_by_768(new_page, exported, served, where, lang):
 
 
 # Every figure a link opens (the loss figure waits for the first gradient step).
-FIGURES = ["logit_figure", "prob_figure", "jacobian_figure", "reliability_figure", "counts_figure",
+FIGURES = ["logit_figure", "prob_figure", "function_figure", "jacobian_figure", "reliability_figure", "counts_figure",
            "nll_figure", "vocab_figure", "attention_figure", "router_figure", "distill_figure"]
-# Each figure's title and its key as the canvas draws them (style, size, font) against the frame they sit over.
+# Each figure's title and its key as the canvas draws them (style, size, font) against the frame they sit over: its
+# longest line (lecture mode breaks a key that 20 px would run past its frame onto a second line).
 TITLE_FIT = f"""() => {{ const find = {lp.FIND};
   const value = (v) => (typeof v === 'object' && v !== null ? v.value : v);
   const ctx = document.createElement('canvas').getContext('2d');
   const width = (t) => {{
     ctx.font = `${{value(t.text_font_style)}} ${{value(t.text_font_size)}} ${{value(t.text_font)}}`;
-    return ctx.measureText(t.text).width;
+    return Math.max(...t.text.split('\\n').map((line) => ctx.measureText(line).width));
   }};
   return {FIGURES!r}.map((name) => find(name)).filter((f) => f.visible && f.inner_width > 0)
     .flatMap((f) => [['title', f.title], ['key', f.above[0]]]
@@ -233,7 +234,7 @@ def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_pag
     at the smallest size the page writes them (10 px): the reliability diagram's and the next word's, which need a
     second line; so keys are held to it from 1024 px."""
     p = new_page(block_network=True, viewport=(1024, 900))
-    p.pg.goto(f"{exported.as_uri()}#lecture=1&lang={lang}&tour=0&learn=1&jacobian=1&calib=1&lm=1")
+    p.pg.goto(f"{exported.as_uri()}#lecture=1&lang={lang}&tour=0&learn=1&jacobian=1&calib=1&lm=1&fn=sweep")
     lp.wait_ready(p.pg)
     inner = "() => (" + lp.FIND + ")('vocab_figure').inner_width"
     for width in (1024, 1440, 375):  # the first layout, then one wider and one narrower

@@ -452,3 +452,71 @@ def test_a_step_about_a_view_has_its_text_beside_that_view_s_figure_and_next_bri
         if beside is not None:
             assert -1 <= text[1] < 40 and fig[1] < 900, (STEPS[k - 1].id, text, fig)
     assert p.errors == [], p.errors
+
+
+# Every text node in sight, through the widgets' shadow roots: its font size in px (sub- and superscripts too).
+TEXT_IN_SIGHT = """() => { const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+    const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (texts.nextNode()) {
+      const node = texts.currentNode, el = node.parentElement;
+      if (!node.textContent.trim() || !el) continue;
+      const r = el.getBoundingClientRect(), style = getComputedStyle(el);
+      if (r.width === 0 || r.bottom <= 0 || r.top >= innerHeight || style.visibility === 'hidden') continue;
+      out.push([node.textContent.trim().slice(0, 30), parseFloat(style.fontSize)]);
+    } };
+  walk(document); return out; }"""
+# Every text a figure in sight draws on its canvas: title, key, axis labels, ticks, value labels.
+CANVAS_TEXT = """() => { const out = [];
+  for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
+    if (m.type !== 'Figure' || !m.visible) continue;
+    const v = Bokeh.index.find_one(m), r = v?.el.getBoundingClientRect();
+    if (!r || r.top >= innerHeight || r.bottom <= 0) continue;
+    const sizes = [m.title.text_font_size, ...m.above.map((a) => a.text_font_size)];
+    for (const axis of [...m.below, ...m.left]) {
+      sizes.push(axis.axis_label_text_font_size, axis.major_label_text_font_size);
+    }
+    for (const labels of m.center.filter((c) => c.type === 'LabelSet')) sizes.push(labels.text_font_size.value);
+    for (const size of sizes) out.push([m.name, parseFloat(size)]);
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize(("link", "width", "height"), [("lang=en", 375, 740), ("lang=ko", 375, 740),
+                                                       ("lecture=1", 1024, 768), ("lecture=1&lang=ko", 1024, 768),
+                                                       ("lecture=1&theme=dark&step=4", 1024, 768)])
+def test_the_first_screen_holds_the_figures_and_the_loss_on_a_phone_and_in_lecture_mode(new_page, exported, link, width,
+                                                                                       height):
+    """Issue 37: with the path on (the default, and the `--lecture` export), the first screen of a 375 px phone
+    holds the logits, the bars and the loss; in lecture mode at 1024 × 768 the path folds to its line (the
+    paragraph opens from it) so the figures, T and the loss are on it too, and every text there, the figures'
+    keys included, is at least 20 px."""
+    p = new_page(block_network=True, viewport=(width, height))
+    p.pg.goto(f"{exported.as_uri()}#{link}")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    pg = p.pg
+    line = pg.evaluate("() => getComputedStyle(document.documentElement).lineHeight") or "30px"
+    for name in ("logit_figure", "prob_figure"):
+        assert lp.box(pg, name)[3] <= height, (name, lp.box(pg, name))
+    loss = pg.evaluate(f"""() => {{ const el = Bokeh.index.find_one(({lp.FIND})('readout-loss')).markup_el
+      .querySelector('.value') ?? Bokeh.index.find_one(({lp.FIND})('readout-loss')).markup_el;
+      const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }}""")
+    assert loss[1] <= height, ("the loss's value is on the first screen", loss, line)
+    paragraph = pg.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_text')).markup_el
+      .querySelector('details.step-text')""")
+    assert paragraph is not None, "the path folds to its line"
+    if "lecture" in link:
+        # T's title with its value in sight; at the first step (what the `--lecture` export opens) its slider too.
+        t_box = lp.box(pg, "temperature")
+        assert t_box[1] + 30 <= height and (t_box[3] <= height or "step=" in link), ("T on the first screen", t_box)
+        small = [t for t in [*pg.evaluate(TEXT_IN_SIGHT), *pg.evaluate(CANVAS_TEXT)] if t[1] < 20]
+        assert small == [], small
+    # The folded paragraph opens from its line, with the step's live numbers.
+    pg.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_text')).markup_el
+      .querySelector('details.step-text > summary').click()""")
+    pg.wait_for_function(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_text')).markup_el
+      .querySelector('details.step-text').open""")
+    check_live_numbers(pg)
+    assert p.errors == [], p.errors
