@@ -100,8 +100,9 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         # sigmoid are always shown.
         # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
         "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour", "9": "calib", "10": "lm", "11": "lm"},
-        "section_of": {"probs": "table", "formula": "table", "entropy": "info", "floor": "info", "kl": "info",
-                       "perplexity": "info", "info": "info", "gap": "info", "lse": "lse", "arrows": "lse"},
+        "section_of": {"probs": "table", "strip": "table", "formula": "table", "entropy": "info", "floor": "info",
+                       "kl": "info", "perplexity": "info", "info": "info", "gap": "info", "lse": "lse",
+                       "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
         # (static/hangul.css), which the page gives the figures once it has loaded.
         "hangul": "SX Hangul",
@@ -139,6 +140,7 @@ CALIBRATION_SOURCES = {
 LM_SOURCES = {"vocab": ("word", "p", "rank"), "decoding": ("T", "top_k", "top_p", "min_p", "kept"),
               "vocab_curve": ("rank", "p"), "vocab_kept": ("rank", "p"),
               "attention": ("i", "j", "weight", "color", "ink", "text"), "router": ("expert", "x", "weight", "label"),
+              "alibi_decay": ("d", "ratio"), "alibi_factor": ("d", "factor"),
               "distill": ("T", "grad", "grad_T2"), "distill_now": ("T", "grad", "grad_T2")}
 # The figure of a function beside the bars (app/fields.py `fn`), which static/frame.mjs `function_figure` fills: its
 # curves (solid, and the entropy's dashed), the lesson's points on them; and on the logit figure, while the
@@ -153,7 +155,8 @@ LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["p
 LIVE_REGION = '<div class="live-region" role="status" aria-live="polite"></div>'
 # key: role; a block readout may take two lines on a wide screen, a short one one line on a phone
 READOUTS = {
-    "py": "readout-short", "probs": "readout-probs", "formula": "readout-block", "sigmoid": "readout-line",
+    "py": "readout-short", "probs": "readout-probs", "strip": "readout-lab", "formula": "readout-block",
+    "sigmoid": "readout-line",
     "info": "readout-info",
     "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
     "perplexity": "readout-line", "gap": "readout-block", "lse": "readout-line", "arrows": "readout-line",
@@ -509,8 +512,9 @@ def build(s, mode="file", app_path="", app_url=""):
     # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
     # axes' ends are the page's (static/lm_view.mjs).
     V = len(vocabulary.unigram(s["vlang"])[0])
-    fig_vocab = small("vocab_figure", t["vocab_title"], t["vocab_hint"].replace("{V}", f"{V:,}"), tools="",
-                      height=330, sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
+    vocab_hint = t["vocab_hint"].replace("{V}", f"{V:,}").replace("{unit}", t["vocab_unit"][s["vlang"]])
+    fig_vocab = small("vocab_figure", t["vocab_title"], vocab_hint, tools="", height=330,
+                      sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
                       x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"], min_border_right=24)
     vocab_line = fig_vocab.line(x="rank", y="p", source=sources["vocab_curve"], line_color=palette["muted"],
                                 line_width=2, level="overlay")
@@ -520,6 +524,16 @@ def build(s, mode="file", app_path="", app_url=""):
                                                                                   ("p", "@p{0.000e}")]))
     fig_att, att_text = heatmap("attention_figure", t["attention_title"], t["attention_hint"], sources["attention"],
                                 ("a_ij", "@weight{0.0000}"), "ink", height=330, visible=s["lm"])
+    # ALiBi against distance: the last token's weight on the token d back over its weight on itself (bars), and the
+    # factor e^(−m·d) its head's bias multiplies it by (line): on equal scores the bars stand on the line.
+    fig_decay = small("decay_figure", t["decay_title"], t["decay_hint"], tools="", height=330,
+                      sizing_mode="stretch_width", x_range=Range1d(-0.5, 2.5), y_range=Range1d(0, 1.1),
+                      visible=s["lm"])
+    decay_bars = fig_decay.vbar(x="d", top="ratio", width=VIEW["bar_width"], source=sources["alibi_decay"],
+                                fill_color=palette["bar"], line_color=None)
+    decay_line = fig_decay.line(x="d", y="factor", source=sources["alibi_factor"], line_color=palette["target"],
+                                line_width=2.5)
+    fig_decay.add_tools(HoverTool(renderers=[decay_bars], tooltips=[("d", "@d"), ("w / w₀", "@ratio{0.0000}")]))
     fig_router = small("router_figure", t["router_title"], t["router_hint"].replace("{k}", str(s["rk"])), tools="",
                        height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
                        visible=s["lm"])
@@ -546,11 +560,13 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_distill.add_tools(HoverTool(renderers=[grad_T2_line], mode="vline",
                                     tooltips=[("T", "@T{0.000}"), ("‖∇‖", "@grad{0.000e}"),
                                               ("‖∇‖·T²", "@grad_T2{0.000}")]))
-    lm_figs = {"vocab": fig_vocab, "attention": fig_att, "router": fig_router, "distill": fig_distill}
+    lm_figs = {"vocab": fig_vocab, "attention": fig_att, "decay": fig_decay, "router": fig_router,
+               "distill": fig_distill}
     class_axis(fig_router.xaxis[0])
     fig_vocab.xaxis.axis_label, fig_vocab.yaxis.axis_label = t["vocab_x"], t["vocab_y"]
     fig_att.xaxis.axis_label, fig_att.yaxis.axis_label = t["attention_x"], t["attention_y"]
     fig_router.yaxis.axis_label = t["router_y"]
+    fig_decay.xaxis.axis_label, fig_decay.yaxis.axis_label = t["decay_x"], t["decay_y"]
     fig_distill.xaxis.axis_label, fig_distill.yaxis.axis_label = t["distill_x"], t["distill_y"]
     for f in (fig_vocab, fig_distill):
         f.xgrid.grid_line_color = palette["grid"]
@@ -622,10 +638,10 @@ def build(s, mode="file", app_path="", app_url=""):
     # (static/lm_view.mjs place_lm_figures).
     lm_right = column(*(divs[k] for k in LM_READOUTS), css_classes=["fig-column"], stylesheets=sheets, **stretch)
     lm_top = row(*([fig_vocab] if s["lm"] else []), lm_right, spacing=16, **wrap)
-    lm_figures = row(fig_att, fig_router, fig_distill, spacing=16, **wrap)
+    lm_figures = row(fig_att, fig_decay, fig_router, fig_distill, spacing=16, **wrap)
     lm_below = row(readouts("alibi", "routing", "distillation", "lm"), **wrap)
     lm_bottom = column(*([lm_figures] if s["lm"] else []), lm_below, **stretch)
-    for f in (fig_vocab, fig_att, fig_router, fig_distill):
+    for f in (fig_vocab, fig_att, fig_decay, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
 
     # The figure of a function sits beside the bars where three figures fit in a row, else in a row of its own
@@ -647,7 +663,7 @@ def build(s, mode="file", app_path="", app_url=""):
         inputs,
         notice,
         bands[2],
-        row(readouts("probs", "formula", "lse", "arrows"),
+        row(readouts("probs", "strip", "formula", "lse", "arrows"),
             readouts("entropy", "floor", "kl", "perplexity", "info", "gap"), spacing=16, **wrap),
         # The lab: what a learner opens, then steps with their loss, draws, the Jacobian, the naive softmax.
         bands[4],
@@ -695,7 +711,8 @@ def build(s, mode="file", app_path="", app_url=""):
         "function_rows": {"beside": figures_row, "below": function_row},
         "fn": {"curves": fn_curves.glyph, "dashed": fn_dashed.glyph, "points": fn_points.glyph,
                "lse_band": lse_band.glyph, "lse_line": lse_line.glyph},
-        "lm": {"line": vocab_line.glyph, "kept": vocab_kept.glyph, "router": router_bars.glyph,
+        "lm": {"decay_bars": decay_bars.glyph, "decay_line": decay_line.glyph, "line": vocab_line.glyph,
+               "kept": vocab_kept.glyph, "router": router_bars.glyph,
                "router_text": router_text.glyph, "att_text": att_text.glyph, "grad": grad_line.glyph,
                "grad_T2": grad_T2_line.glyph, "span": distill_span, "now": distill_now.glyph},
         "calibration_layout": {"row": calibration_row, "left": calibration_left, "right": calibration_right,
@@ -709,7 +726,8 @@ def build(s, mode="file", app_path="", app_url=""):
                  "prob_y": fig_p.yaxis[0]},
         "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
                   *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
-                  fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_distill.xgrid[0],
+                  fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_decay.ygrid[0],
+                  fig_distill.xgrid[0],
                   fig_distill.ygrid[0], fig_fn.xgrid[0], fig_fn.ygrid[0]],
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "bars": bars.glyph,

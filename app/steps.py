@@ -15,7 +15,9 @@ A step says:
   drag counts as untouched) or `rose` (by at least the operand since then);
 - needs: the controls (app/controls.py names) the task uses; the path dims the others;
 - beside: where the path's text sits while the step is shown: above the figures (None), or above the view the
-  step is about ("calibration", "decoding", "attention"), so its paragraph and task are beside its figure;
+  step is about ("calibration", "decoding", "attention"), so its paragraph and task are beside its figure; while
+  that view is closed (a link that opened other values), above the figures, and its check's first condition is
+  that the view is open;
 - predict: for a step that asks the learner to commit to an answer before they act, the index of the right one
   among its strings' `choices` (the question is its strings' `predict`); the page asks before it shows the
   task, and says whether they were right.
@@ -70,15 +72,19 @@ STEPS = (
          check=(("above_floor", "<", 0.001),), needs=("label_smoothing", "step", "play", "learning_rate")),
     Step("sampling", setup={"sample": True, "n": 10}, check=(("n", ">", 9999),), needs=("num_samples", "seed")),
     Step("calibration", setup={"calib": True, "cT": 1.0, "lm": False},
-         check=(("cT", ">", FITTED_T - FIT_BAND), ("cT", "<", FITTED_T + FIT_BAND)), needs=("calibration_T", "fit_T"),
+         check=(("calib", "=", True), ("cT", ">", FITTED_T - FIT_BAND), ("cT", "<", FITTED_T + FIT_BAND)),
+         needs=("calibration", "calibration_T", "fit_T"),
          predict=1, beside="calibration"),
     Step("decoding", setup={"lm": True, "calib": False, "T": 1.0, "topk": 0, "topp": 0.9, "minp": 0.0},
-         check=(("T", "<", 0.6), ("topp", "<", 1.0)), needs=("temperature", "top_p", "top_k", "min_p"), predict=1,
+         check=(("lm", "=", True), ("T", "<", 0.6), ("topp", "<", 1.0)),
+         needs=("language_model", "temperature", "top_p", "top_k", "min_p"), predict=1,
          beside="decoding"),
-    Step("attention", setup={"z": [0.0] * 6, "lm": True, "head": "0"}, check=(("alibi_far", "<", 0.1),),
-         needs=("alibi_head",), predict=0, beside="attention"),
+    Step("attention", setup={"z": [0.0] * 6, "lm": True, "head": "0"},
+         check=(("lm", "=", True), ("alibi_far", "<", 0.1)), needs=("language_model", "alibi_head"), predict=0,
+         beside="attention"),
     Step("router", setup={"z": [2.0, 1.0, 0.1, -0.5], "lm": True, "rk": 2},
-         check=(("routed:2", "=", True), ("rk", "set", None)), predict=0, beside="attention"),
+         check=(("lm", "=", True), ("routed:2", "=", True), ("rk", "set", None)), needs=("language_model",),
+         predict=0, beside="attention"),
     Step("start", check=(("from_ln_k", "<", 0.001),), needs=("preset", "reset")),
 )
 BY_ID = {s.id: s for s in STEPS}

@@ -147,7 +147,8 @@ TOUR_EN = {
         "hint": "Press “Fit T on validation”, or move “The classifier's T” to the bottom of the dashed curve.",
         "done": "The gaps shrink and ECE falls, while the accuracy stays what it was: dividing by T never changes "
                 "which logit is largest.",
-        "missing": ["T is below the fit: the validation NLL still falls as T rises.",
+        "missing": ["Open “Calibrate a real classifier” (under “Try:”) to see the classifier.",
+                    "T is below the fit: the validation NLL still falls as T rises.",
                     "T is past the fit: the validation NLL rises again."],
         "predict": "Raise the classifier's T: its accuracy will…",
         "choices": ["rise", "stay the same", "fall"],
@@ -163,7 +164,8 @@ TOUR_EN = {
         "hint": "Move the temperature slider left; “Top-p” is beside the vocabulary.",
         "done": "A lower T puts the mass on fewer words, so the same nucleus holds far fewer: T acts first, the "
                 "filters cut what it leaves.",
-        "missing": ["", "Top-p is off (1): set it below 1 again."],
+        "missing": ["Open “On to language models” (under “Try:”) to see the vocabulary.", "",
+                    "Top-p is off (1): set it below 1 again."],
         "predict": "With top-p = 0.9, T falls from 1 to 0.5. The words kept will be…",
         "choices": ["more", "fewer", "as many"],
     },
@@ -180,6 +182,7 @@ TOUR_EN = {
                 "with distance d = 5.",
         "done": "e<sup>−5/2</sup> ≈ 0.08: the farther back, the smaller the weight, by the same factor per step "
                 "of distance.",
+        "missing": ["Open “On to language models” (under “Try:”) to see the attention map.", ""],
         "predict": "Head 1 (m = 1/2): the last token's weight on the token just before it, against its weight "
                    "on itself, will be…",
         "choices": ["e<sup>−1/2</sup> ≈ 0.61 times", "1/2 times", "the same"],
@@ -193,7 +196,8 @@ TOUR_EN = {
         "hint": "Drag the {name2} point above the {name1} point in the logits figure at the top, or type a larger "
                 "logit for {name2}.",
         "done": "Exactly k experts run: {name2} took {name1}'s place, and the two weights again add up to 1.",
-        "missing": ["", "k changed: set the router's k back to 2."],
+        "missing": ["Open “On to language models” (under “Try:”) to see the router.", "",
+                    "k changed: set the router's k back to 2."],
         "predict": "k = 2. When {name2}'s score passes {name1}'s, how many experts run?",
         "choices": ["2: {name2} replaces {name1}", "3: {name2} joins them", "1: only {name0}"],
     },
@@ -349,7 +353,8 @@ TOUR_KO = {
         "task": "분류기의 T를 검증 NLL이 가장 작은 곳, 약 2.36으로 옮겨 보세요.",
         "hint": "“검증 데이터로 T 맞추기”를 누르거나, “분류기의 온도 T”를 점선 곡선의 바닥으로 옮기세요.",
         "done": "틈이 줄고 ECE가 떨어지지만 정확도는 그대로입니다: T로 나누어도 가장 큰 점수는 바뀌지 않습니다.",
-        "missing": ["T가 맞춘 값보다 작습니다: T를 올리면 검증 NLL이 더 내려갑니다.",
+        "missing": ["분류기를 보려면 “해 보기:”의 “실제 분류기 보정하기”를 여세요.",
+                    "T가 맞춘 값보다 작습니다: T를 올리면 검증 NLL이 더 내려갑니다.",
                     "T가 맞춘 값을 지났습니다: 검증 NLL이 다시 올라갑니다."],
         "predict": "분류기의 T를 올리면 정확도는…",
         "choices": ["오릅니다", "그대로입니다", "내려갑니다"],
@@ -365,7 +370,8 @@ TOUR_KO = {
         "hint": "온도 슬라이더를 왼쪽으로 옮기세요. “Top-p”는 어휘 선택 옆에 있습니다.",
         "done": "T가 낮을수록 확률이 몇몇 단어에 몰리므로, 같은 top-p가 남기는 단어가 훨씬 적어집니다: "
                 "T가 먼저, 거르기는 그다음입니다.",
-        "missing": ["", "Top-p가 꺼졌습니다(1): 다시 1보다 작게 하세요."],
+        "missing": ["어휘를 보려면 “해 보기:”의 “언어 모델로 가는 길”을 여세요.", "",
+                    "Top-p가 꺼졌습니다(1): 다시 1보다 작게 하세요."],
         "predict": "top-p = 0.9에서 T가 1에서 0.5로 내려가면 남는 단어는…",
         "choices": ["많아집니다", "적어집니다", "그대로입니다"],
     },
@@ -381,6 +387,7 @@ TOUR_KO = {
         "hint": "“ALiBi 헤드”는 어텐션 그림 위에 있습니다. 기울기 m이 클수록 거리 d = 5에서 가중치가 빨리 "
                 "줄어듭니다.",
         "done": "e<sup>−5/2</sup> ≈ 0.08: 멀리 있을수록 가중치가 작고, 거리 한 칸마다 같은 수를 곱합니다.",
+        "missing": ["어텐션 그림을 보려면 “해 보기:”의 “언어 모델로 가는 길”을 여세요.", ""],
         "predict": "헤드 1 (m = 1/2): 마지막 토큰이 바로 앞 토큰에 주는 가중치는 자신에게 주는 것의…",
         "choices": ["e<sup>−1/2</sup> ≈ 0.61배", "1/2배", "같습니다"],
     },
@@ -393,7 +400,8 @@ TOUR_KO = {
         "hint": "위쪽 점수 그림에서 {name2} 점을 {name1} 점보다 위로 끌거나, {name2} 점수를 더 크게 입력하세요.",
         "done": "언제나 전문가 k개가 일합니다: {name2}이(가) {name1} 자리를 차지했고, 두 가중치의 합은 다시 "
                 "1입니다.",
-        "missing": ["", "k가 바뀌었습니다: 라우터의 k를 다시 2로 하세요."],
+        "missing": ["라우터를 보려면 “해 보기:”의 “언어 모델로 가는 길”을 여세요.", "",
+                    "k가 바뀌었습니다: 라우터의 k를 다시 2로 하세요."],
         "predict": "k = 2. {name2} 점수가 {name1} 점수를 넘으면 몇 개의 전문가가 일할까요?",
         "choices": ["2개: {name2}이(가) {name1}을(를) 대신합니다", "3개: {name2}이(가) 함께합니다",
                     "1개: {name0}만"],
@@ -494,6 +502,8 @@ TEXT = {
         "naive_under": "e<sup>z/T</sup> overflows {dtype} past z/T = ln(max) = {at}; the largest z/T is {top}.",
         "naive_sum": "The largest z/T is {top}, below ln(max {dtype}) = {at}: no e<sup>z/T</sup> overflows, but "
                      "their sum does, and the naive way divides each by inf and shows 0.",
+        "naive_tiny": "p below the smallest {dtype}, so 0 in every way above; the bars and the table of classes write "
+                      "it exactly, from log p: {values}.",
         "naive_loss_log_p": "Loss as −ln(softmax):",
         "naive_loss_lse": "as −(z<sub>y</sub>/T − LSE):",
         "calibration": "Calibrate a real classifier",
@@ -526,7 +536,7 @@ TEXT = {
         "fit_done": "Newton's method on β = 1/T from T = 1: {path}. Validation NLL {before} → {after}.",
         "language_model": "On to language models",
         "vocab_lang": "Vocabulary",
-        "vocab_lang_options": {"en": "50,000 English words", "ko": "29,988 Korean words"},
+        "vocab_lang_options": {"en": "50,000 English words", "ko": "29,988 Korean morphemes"},
         "top_k": "Top-k (0: off)",
         "top_p": "Top-p (1: off)",
         "min_p": "Min-p (0: off)",
@@ -534,13 +544,18 @@ TEXT = {
         "alibi_head_options": {"0": "none", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "Router's k",
         "vocab_title": "Unigram (no context): p = softmax(ln f / T)",
-        "vocab_hint": "{V} words · grey: before the filters · blue: kept, renormalised",
-        "vocab_x": "rank of the word (log scale)",
+        "vocab_unit": {"en": "words", "ko": "morphemes"},
+        "vocab_hint": "{V} {unit} · grey: before the filters · blue: kept, renormalised",
+        "vocab_x": "rank (log scale)",
         "vocab_y": "p (log scale)",
         "attention_title": "Causal attention, the classes as tokens",
         "attention_hint": "row i attends to keys j ≤ i: softmaxⱼ(zⱼ/T − m(i − j))",
         "attention_x": "key j",
         "attention_y": "query i",
+        "decay_title": "ALiBi's factor against distance",
+        "decay_hint": "bars: the last token's weight d back ÷ its weight on itself · line: e^(−m·d)",
+        "decay_x": "distance d (tokens back)",
+        "decay_y": "relative weight",
         "router_title": "A router over the classes as experts",
         "router_hint": "the top {k} experts' weights, summing to 1",
         "router_y": "weight",
@@ -549,7 +564,7 @@ TEXT = {
         "distill_x": "temperature T (log scale)",
         "distill_y": "gradient norm (log scale)",
         "decoding_label": "Kept:",
-        "decoding_kept": "{kept} of {V} words",
+        "decoding_kept": "{kept} of {V} {unit}",
         "decoding_mass": "their mass before renormalising {mass}",
         "decoding_top": "The most probable, renormalised:",
         "uniform_label": "A model that knows nothing scores ln V =",
@@ -566,8 +581,10 @@ TEXT = {
                          "tends to ‖(z − z̄) − (v − v̄)‖/K = {limit}, which is why distillation scales its loss "
                          "by T².",
         "lm_text": "<p>A language model ends in a softmax over its whole vocabulary. Here the vocabulary is real: "
-                   "the most frequent words of wordfreq (CC BY-SA 4.0), each word's logit the log of its "
-                   "frequency, so at T = 1 the next word is drawn as often as people write it.</p><p>Decoding "
+                   "the most frequent words of wordfreq (CC BY-SA 4.0), or in Korean its morphemes (이, 는, 을, …: "
+                   "wordfreq splits Korean text into them), each one's logit the log of its frequency. It is a "
+                   "unigram model, with no context: at T = 1 each is drawn as often as people write it, whatever "
+                   "came before.</p><p>Decoding "
                    "changes which words may come next: top-k keeps the k most probable, top-p the fewest whose "
                    "mass reaches p, min-p those at least min-p times as probable as the top word; each "
                    "renormalises what it keeps. Attention, a mixture-of-experts router and distillation are "
@@ -604,6 +621,8 @@ TEXT = {
         "arrow_sum": "Sum of the arrows",
         "formula": "softmax",
         "py": "True class: p<sub>y</sub>",
+        "strip_title": "Softmax in three moves: the score, its exponential (bar: its share of the largest), and "
+                       "that divided by their sum, p (bar: its share of 1)",
         "sections_title": "More readouts:",
         "sections_options": {"table": "Table", "info": "Information", "lse": "log-sum-exp"},
         "function": "Figure of a function",
@@ -769,6 +788,8 @@ TEXT = {
                        "가장 큰 z/T는 {top}입니다.",
         "naive_sum": "가장 큰 z/T는 {top}으로 ln(최대 {dtype}) = {at}보다 작아 e<sup>z/T</sup>는 하나도 넘치지 "
                      "않지만, 그 합이 넘칩니다: 그대로 계산하면 하나하나를 inf로 나누어 0을 보여 줍니다.",
+        "naive_tiny": "{dtype}의 가장 작은 수보다 작은 p라서 위의 모든 방법에서 0입니다. 막대와 부류 표는 log p로 "
+                      "정확히 씁니다: {values}.",
         "naive_loss_log_p": "−ln(softmax)로 구한 손실:",
         "naive_loss_lse": "−(z<sub>y</sub>/T − LSE)로:",
         "calibration": "실제 분류기 보정하기",
@@ -801,7 +822,7 @@ TEXT = {
         "fit_done": "β = 1/T에 뉴턴 방법, T = 1에서 시작: {path}. 검증 NLL {before} → {after}.",
         "language_model": "언어 모델로 가는 길",
         "vocab_lang": "어휘",
-        "vocab_lang_options": {"en": "영어 단어 50,000개", "ko": "한국어 단어 29,988개"},
+        "vocab_lang_options": {"en": "영어 단어 50,000개", "ko": "한국어 형태소 29,988개"},
         "top_k": "Top-k (0: 끔)",
         "top_p": "Top-p (1: 끔)",
         "min_p": "Min-p (0: 끔)",
@@ -809,13 +830,18 @@ TEXT = {
         "alibi_head_options": {"0": "없음", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "라우터의 k",
         "vocab_title": "단어 빈도 모형 (문맥 없음): p = softmax(ln f / T)",
-        "vocab_hint": "단어 {V}개 · 회색: 거르기 전 · 파랑: 남긴 단어, 다시 정규화",
-        "vocab_x": "단어의 순위 (로그 눈금)",
+        "vocab_unit": {"en": "단어", "ko": "형태소"},
+        "vocab_hint": "{unit} {V}개 · 회색: 거르기 전 · 파랑: 남긴 것, 다시 정규화",
+        "vocab_x": "순위 (로그 눈금)",
         "vocab_y": "p (로그 눈금)",
         "attention_title": "인과적 어텐션, 부류를 토큰으로",
         "attention_hint": "행 i는 j ≤ i인 키를 봅니다: softmaxⱼ(zⱼ/T − m(i − j))",
         "attention_x": "키 j",
         "attention_y": "쿼리 i",
+        "decay_title": "거리에 따른 ALiBi의 곱하는 수",
+        "decay_hint": "막대: 마지막 토큰이 d 앞 토큰에 주는 가중치 ÷ 자신에게 주는 가중치 · 선: e^(−m·d)",
+        "decay_x": "거리 d (앞으로 몇 토큰)",
+        "decay_y": "상대 가중치",
         "router_title": "부류를 전문가로 보는 라우터",
         "router_hint": "상위 {k}개 전문가의 가중치, 합은 1",
         "router_y": "가중치",
@@ -823,10 +849,10 @@ TEXT = {
         "distill_hint": "주황: ‖∂KL/∂z‖ · 파랑: ‖∂KL/∂z‖·T² · 점: 지금의 T",
         "distill_x": "온도 T (로그 눈금)",
         "distill_y": "기울기의 크기 (로그 눈금)",
-        "decoding_label": "남긴 단어:",
-        "decoding_kept": "{V}개 중 {kept}개",
+        "decoding_label": "남긴 것:",
+        "decoding_kept": "{unit} {V}개 중 {kept}개",
         "decoding_mass": "다시 정규화하기 전 확률의 합 {mass}",
-        "decoding_top": "가장 그럴듯한 단어 (다시 정규화):",
+        "decoding_top": "가장 그럴듯한 것 (다시 정규화):",
         "uniform_label": "아무것도 모르는 모델의 손실 ln V =",
         "uniform_aside": "GPT-2의 어휘에서는 ln 50,257 = {gpt2}",
         "alibi_none": "ALiBi 편향 없음: 각 쿼리의 가중치는 볼 수 있는 키에 대한 "
@@ -839,8 +865,10 @@ TEXT = {
         "distill_limit": "교사 v = ({v}), 학생 z = 여러분의 점수. T = {at}에서 ‖∇‖·T²: {values}; 이 값은 "
                          "‖(z − z̄) − (v − v̄)‖/K = {limit}에 다가갑니다. 그래서 증류는 손실에 T²을 곱합니다.",
         "lm_text": "<p>언어 모델은 어휘 전체에 대한 소프트맥스로 끝납니다. 여기의 어휘는 진짜입니다: "
-                   "wordfreq (CC BY-SA 4.0)의 가장 흔한 단어들이고, 각 단어의 점수는 빈도의 로그이므로 "
-                   "T = 1에서 다음 단어는 사람들이 쓰는 만큼 자주 뽑힙니다.</p><p>디코딩은 다음에 올 수 있는 "
+                   "wordfreq (CC BY-SA 4.0)의 가장 흔한 영어 단어, 또는 한국어 형태소(이, 는, 을, …: wordfreq는 "
+                   "한국어 글을 형태소로 나눕니다)이고, 각각의 점수는 빈도의 로그입니다. 문맥이 없는 단어 빈도 "
+                   "모형이라, T = 1에서 각각은 앞에 무엇이 왔든 사람들이 쓰는 만큼 자주 뽑힙니다.</p>"
+                   "<p>디코딩은 다음에 올 수 있는 "
                    "단어를 바꿉니다: top-k는 가장 그럴듯한 k개를, top-p는 확률의 합이 p에 이르는 가장 적은 "
                    "단어를, min-p는 1위 단어의 min-p배 이상인 단어를 남기고, 각각 남긴 것을 다시 정규화합니다. "
                    "어텐션, 전문가 혼합의 라우터, 증류도 소프트맥스이며, 여러분이 끄는 점수 위에 그려집니다.</p>",
@@ -875,6 +903,8 @@ TEXT = {
         "arrow_sum": "화살표의 합",
         "formula": "소프트맥스",
         "py": "정답 부류: p<sub>y</sub>",
+        "strip_title": "소프트맥스의 세 단계: 점수, 그 지수(막대: 가장 큰 것에 대한 몫), 그것을 합으로 "
+                       "나눈 p(막대: 1에 대한 몫)",
         "sections_title": "더 보기:",
         "sections_options": {"table": "부류 표", "info": "정보량", "lse": "로그합지수"},
         "function": "함수 그림",

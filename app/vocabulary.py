@@ -1,7 +1,8 @@
-"""A real vocabulary: the next word of a unigram model over English or Korean words, from wordfreq's data.
+"""A real vocabulary: the next word of a unigram model over English words or Korean morphemes, from wordfreq's data.
 
 app/data/vocabulary.json (made by tests/reference/make_vocabulary.py) holds wordfreq's frequency buckets: the
-50,000 most frequent English words and 29,988 Korean ones. A word's logit is ln(frequency), so the model's
+50,000 most frequent English words and 29,988 Korean morphemes (wordfreq splits Korean text into morphemes: 이,
+는, 을, …; the page says so). A word's logit is ln(frequency), so the model's
 distribution is softmax(logits): each word's frequency over the listed words' total. In a notebook:
 
 >>> from app import vocabulary

@@ -498,19 +498,27 @@ function draw_look(page, s) {
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
 
 function draw_fonts(page, s) {
-  if (page.fonts || (s.lang !== "ko" && !s.names.some((name) => HANGUL.test(name)))) return;
-  page.fonts = true;
   const { a } = page;
-  const loads = [400, 700].map((weight) => document.fonts.load(`${weight} 16px "${a.view.hangul}"`, "가"));
-  Promise.all(loads).catch(() => null).then(() => {
-    const font = a.view.font;
+  // Until the page's Hangul has loaded, the figures draw in the named faces alone: Bokeh's default, helvetica, is
+  // on a machine with no alias for it whatever font fontconfig offers first (a serif, seen).
+  const font = page.hangul_loaded ? a.view.font : a.view.font.replace(`"${a.view.hangul}", `, "");
+  if (page.applied.font !== font) {
     for (const fig of every_figure(a)) fig.title.text_font = font;
     for (const hint of [...Object.values(a.hints), ...Object.values(a.lab_hints)]) hint.text_font = font;
     for (const axis of [...Object.values(a.axes), ...Object.values(a.lab_axes)]) {
       axis.setv({ axis_label_text_font: font, major_label_text_font: font });
     }
     for (const labels of [a.glyphs.point_labels, a.glyphs.bar_labels, a.glyphs.arrow_labels]) labels.text_font = font;
-    // The labels fitted again in the font now drawn: a Hangul name is as wide as its font makes it.
+    a.calibration.legend.label_text_font = font;
+    page.applied.font = font;
+  }
+  if (page.fonts || (s.lang !== "ko" && !s.names.some((name) => HANGUL.test(name)))) return;
+  page.fonts = true;
+  const loads = [400, 700].map((weight) => document.fonts.load(`${weight} 16px "${a.view.hangul}"`, "가"));
+  Promise.all(loads).catch(() => null).then(() => {
+    page.hangul_loaded = true;
+    // Drawn again in the font with the Hangul, and the labels fitted again: a Hangul name is as wide as its font
+    // makes it.
     if (!page.gesture) draw(page, now(page));
   });
 }

@@ -148,6 +148,9 @@ function typed(x) {
 
 /** The naive softmax view: the three ways side by side in s.dtype, the overflow threshold and the loss two
  * ways; "" when the view is closed. */
+// ln of half of each type's smallest subnormal (2^-1074, 2^-149, 2^-24): a value below it rounds to 0.
+const ZERO_BELOW = { float64: -1075 * Math.LN2, float32: -150 * Math.LN2, float16: -25 * Math.LN2 };
+
 export function naive_html(s, t) {
   if (!s.naive) return "";
   const { z, T, y, eps, dtype } = s;
@@ -166,9 +169,14 @@ export function naive_html(s, t) {
   const limit = fill(text, { dtype, at: at.toFixed(2), top: typed(top) });
   const every = Object.entries(OVERFLOW_AT).map(([d, v]) =>
     (d === dtype ? `<b>${d} ${v.toFixed(2)}</b>` : `${d} ${v.toFixed(2)}`)).join(" · ");
+  // A p below half the type's smallest number rounds to 0 in every way here, while the bars and the table of
+  // classes write it exactly from log p: said, so the two never seem to disagree.
+  const log_p = log_softmax(z, T);
+  const tiny = z.flatMap((_, k) => (log_p[k] < ZERO_BELOW[dtype] ? [`${names[k]} ${fmt_exp(log_p[k])}`] : []));
+  const note = tiny.length ? `<p class="aside">${fill(t.naive_tiny, { dtype, values: tiny.join(" · ") })}</p>` : "";
   return `<div class="label">${fill(t.naive_title, { dtype })}</div>` +
     `<p class="${over || ways.sum === Infinity ? "over" : "under"}">${limit} <span class="aside">ln(max): ${every}</span></p>` +
-    `<table><thead>${row(head, "th")}</thead><tbody>${rows.map((r) => row(r, "td")).join("")}</tbody></table>` +
+    `<table><thead>${row(head, "th")}</thead><tbody>${rows.map((r) => row(r, "td")).join("")}</tbody></table>` + note +
     `<p>${t.naive_loss_log_p} <span class="value">${typed(from_log_p)}</span> · ${t.naive_loss_lse} ` +
     `<span class="value">${typed(from_lse)}</span></p>`;
 }

@@ -18,7 +18,7 @@ function page_of(a, context) {
       shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, shown: null, history: null, noise: null,
       loss_shown: false, playing: false, opened: null, valid: null, sent: null,
       from_python: null, connection: null, tour_seen: new Set(stored_tour().seen), tour_undo: null,
-      tour_guesses: new Map(),
+      tour_guesses: new Map(), tour_moved: false, hangul_loaded: false,
       tour_said: null };
     PAGES.set(a.lesson, page);
     page.valid = first_state(a);

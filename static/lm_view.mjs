@@ -139,6 +139,11 @@ function softmax_sources(s) {
       cells.text.push(j <= i && K <= 6 ? fmt_text(w) : "");
     }
   }
+  // The last token's weight d back over its weight on itself: their softmax's denominator cancels, leaving
+  // e^((z_(K−1−d) − z_(K−1))/T − m·d), which never divides two underflowed weights.
+  const d = s.z.map((_, k) => k);
+  const ratio = d.map((k) => Math.exp((s.z[K - 1 - k] - s.z[K - 1]) / s.T - att.m * k));
+  const line = Array.from({ length: 101 }, (_, i) => (K - 1) * i / 100);
   const weights = router_weights(s.z, s.rk);
   const v = TEACHER.slice(0, K);
   const grid = DISTILL_GRID.map((T) => distill_point(v, s.z, T));
@@ -147,6 +152,8 @@ function softmax_sources(s) {
     att, weights, v,
     sources: {
       attention: cells,
+      alibi_decay: { d, ratio },
+      alibi_factor: { d: line, factor: line.map((x) => Math.exp(-att.m * x)) },
       router: { expert: s.z.map((_, k) => k), x: s.z.map((_, k) => k), weight: weights,
         label: weights.map((w) => (w > 0 ? fmt_text(w) : "")) },
       distill: { T: DISTILL_GRID, grad: grid.map((g) => g.grad), grad_T2: grid.map((g) => g.grad_T2) },
@@ -177,7 +184,7 @@ function lm_frame(page, s, t, text, live = false) {
   const router_diff = Math.max(...n.weights.map((w, k) => Math.abs(w - router_b[k])));
   const readouts = {
     decoding: d ? `${label(t.decoding_label)} ` +
-      value_span(d.kept.word.length, fill(t.decoding_kept, { kept: grouped(d.kept.word.length),
+      value_span(d.kept.word.length, fill(t.decoding_kept, { kept: grouped(d.kept.word.length), unit: t.vocab_unit[s.vlang],
         V: grouped(d.V) })) +
       aside("· " + fill(t.decoding_mass, { mass: fmt(d.mass) })) +
       `<p>${t.decoding_top}</p><table class="words"><tbody>${rows}</tbody></table>` : "…",
@@ -205,7 +212,7 @@ export function distill_limit(v, z) {
  * in the language, and their glyphs in the theme. */
 function draw_lm(page, s, t, live = false) {
   const { a } = page;
-  const figs = [a.lab_figs.vocab, a.lab_figs.attention, a.lab_figs.router, a.lab_figs.distill];
+  const figs = [a.lab_figs.vocab, a.lab_figs.attention, a.lab_figs.decay, a.lab_figs.router, a.lab_figs.distill];
   for (const fig of figs) set_if_changed(fig, { visible: s.lm });
   if (!s.lm) return;
   place_lm_figures(a.lm_layout);
@@ -222,6 +229,11 @@ function draw_lm(page, s, t, live = false) {
   set_if_changed(a.lab_figs.attention.x_range, { start: -0.5, end: K - 0.5 });
   set_if_changed(a.lab_figs.attention.y_range, { start: K - 0.5, end: -0.5 });
   set_if_changed(a.lab_figs.router.x_range, { start: -0.6, end: K - 0.4 });
+  set_if_changed(a.lab_figs.decay.x_range, { start: -0.6, end: K - 0.4 });
+  // A dragged score can lift a far token's bar past its own: the axis follows it, up to 20 times its own weight
+  // (beyond, the bar runs off the top; the hover and the heatmap still say its weight).
+  const tallest = Math.max(...a.sources.alibi_decay.data.ratio.filter(Number.isFinite), 1);
+  if (!live) set_if_changed(a.lab_figs.decay.y_range, { start: 0, end: Math.min(20, 1.1 * tallest) });
   const grads = a.sources.distill.data.grad.concat(a.sources.distill.data.grad_T2).filter((g) => g > 0);
   if (grads.length && !live) {
     // Six decades at most: at small T both softmaxes are nearly one-hot and the gradient vanishes like e^(−gap/T),
@@ -243,15 +255,17 @@ function draw_lm(page, s, t, live = false) {
   const texts = JSON.stringify([s.lang, s.vlang, s.rk, d?.V]);
   if (page.applied.lm_texts !== texts) {
     const V = d ? grouped(d.V) : "…";
-    for (const key of ["vocab", "attention", "router", "distill"]) {
+    for (const key of ["vocab", "attention", "decay", "router", "distill"]) {
       a.lab_figs[key].title.text = t[`${key}_title`];
-      a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk, V });
+      a.lab_hints[key].text = fill(t[`${key}_hint`], { k: s.rk, V, unit: t.vocab_unit[s.vlang] });
     }
     a.lab_axes.vocab_x.axis_label = t.vocab_x;
     a.lab_axes.vocab_y.axis_label = t.vocab_y;
     a.lab_axes.attention_x.axis_label = t.attention_x;
     a.lab_axes.attention_y.axis_label = t.attention_y;
     a.lab_axes.router_y.axis_label = t.router_y;
+    a.lab_axes.decay_x.axis_label = t.decay_x;
+    a.lab_axes.decay_y.axis_label = t.decay_y;
     a.lab_axes.distill_x.axis_label = t.distill_x;
     a.lab_axes.distill_y.axis_label = t.distill_y;
     page.applied.lm_texts = texts;
@@ -267,6 +281,8 @@ function draw_lm(page, s, t, live = false) {
     g.line.line_color = p.muted;
     g.kept.setv({ fill_color: p.bar, line_color: p.bar });
     g.router.fill_color = p.bar;
+    g.decay_bars.fill_color = p.bar;
+    g.decay_line.line_color = p.target;
     g.router_text.text_color = p.fg;
     g.grad.line_color = p.target;
     g.grad_T2.line_color = p.bar;

@@ -63,6 +63,21 @@ function info_html(nats, s, t, exact = false) {
   return `<span class="value"${value}>${fixed3(first, unit)}</span> <span class="aside">= ${fixed3(second, other)}</span>`;
 }
 
+// A bar's width in %, written as the readouts write widths (two decimals).
+const bar = (share) => `<span class="track"><span class="fill" style="width:${(100 * share).toFixed(2)}%"></span></span>`;
+
+/** Softmax in its three moves, one row per class: z, then e^(z/T) with a bar of its share of the largest
+ * (e^((z − max z)/T)), then ÷ Σ: p with a bar of its share of 1. The numbers are the table's. */
+function strip_html(s, n, t, names) {
+  const zmax = Math.max(...s.z);
+  const head = `<span class="strip-head">${t.col_class}</span><span class="strip-head">z</span>` +
+    `<span class="strip-head">→ e<sup>z/T</sup></span><span class="strip-head">÷ Σ → p</span>`;
+  const rows = s.z.map((z, k) => `<span class="strip-name">${names[k]}</span><span class="num">${fmt(z)}</span>` +
+    `<span class="stage">${bar(Math.exp((z - zmax) / s.T))}<span class="num">${fmt_exp(z / s.T)}</span></span>` +
+    `<span class="stage">${bar(n.p[k])}<span class="num">${fmt_exp(n.log_p[k])}</span></span>`).join("");
+  return `<div class="label">${t.strip_title}</div><div class="strip">${head}${rows}</div>`;
+}
+
 /** Every readout's HTML for the numbers n of one frame (frame.mjs), its state s and strings t. */
 export function render_readouts(n, s, t) {
   const K = s.z.length;
@@ -85,6 +100,7 @@ export function render_readouts(n, s, t) {
     // thead and tbody written out: the parser adds a tbody the HTML lacks, and a frame whose HTML is not the
     // shape the page shows is written whole (draw.mjs patch_html), every cell afresh on every drag frame.
     probs: `<table><thead>${table_row(head, "th")}</thead><tbody>${body.join("")}</tbody></table>`,
+    strip: strip_html(s, n, t, names),
     // The value before the name: a long name is what the line shortens.
     py: `<div class="line">${label(t.py)} <span class="value">${fmt_exp(n.log_p[y])}</span> ` +
       `<span class="aside">(${name_span(names[y])})</span></div>`,

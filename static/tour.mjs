@@ -165,10 +165,14 @@ function draw_tour(page, n, s, t, live) {
   const { a } = page;
   for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
   const step = a.steps[s.step - 1];
-  // A page opened at such a step (a link, or where the learner was) shows its path, unless it is in a frame or a
-  // notebook, whose reader is reading something else.
-  if (!live && place_path(page, s.tour ? step.beside : null) && page.shown === null && a.mode !== "notebook"
-      && window.self === window.top) requestAnimationFrame(() => show_path(page));
+  // Next or Back that moves the path brings it into sight; so does a page opened at such a step (a link, or where
+  // the learner was), unless it is in a frame or a notebook, whose reader is reading something else.
+  if (!live) {
+    const moved = place_path(page, s.tour && view_open(a, s, step.beside) ? step.beside : null);
+    const opened = page.shown === null && a.mode !== "notebook" && window.self === window.top;
+    if (moved && (page.tour_moved || opened)) requestAnimationFrame(() => show_path(page));
+    page.tour_moved = false;
+  }
   if (!s.tour) return null;
   const missing = step_missing(step, s);
   const done = missing.length === 0;
@@ -211,6 +215,14 @@ function place_path(page, beside) {
   rest.splice(rest.indexOf(anchor), 0, ...path.block);
   root.children = rest;
   return true;
+}
+
+/** Whether the view a step's text sits beside is open: its anchor is a row of controls shown with a flag
+ * (app/document.py VIEW["flag_rows"]). */
+function view_open(a, s, beside) {
+  if (!beside) return true;
+  const row = Object.keys(a.flag_rows).find((r) => a.flag_rows[r] === a.path.above[beside]);
+  return row === undefined || s[a.view.flag_rows[row]];
 }
 
 /** Bring the path's paragraph to the top of the window once it is laid out where it moved (after Next or Back
@@ -283,10 +295,9 @@ function tour_move(page, by) {
   const step = Math.min(a.steps.length, Math.max(1, s.step + by));
   if (step === s.step) return;
   page.tour_undo = null;
-  const moves = a.steps[step - 1].beside !== a.steps[s.step - 1].beside;
+  page.tour_moved = true; // the drawing that moves the path brings it into sight (draw_tour)
   act(page, (was) => ({ ...tour_enter(a.steps[step - 1], { ...was, step }, a.rules, a.strings), notice: "" }));
   store_tour(page, step);
-  if (moves) requestAnimationFrame(() => show_path(page));
 }
 
 // A choice pressed in a step's prediction (the status Div's buttons, startup.mjs): kept for the step while the

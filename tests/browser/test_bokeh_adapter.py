@@ -160,10 +160,11 @@ def test_repaint_clean_a_cleared_canvas_is_painted_again(pg):
 
 
 def test_scalar_a_property_python_set_is_a_value_spec(pg):
-    """A LabelSet's text_font as Python left it reads as a spec {value: …}; the page measures text in its font."""
+    """A LabelSet's text_font reads as a spec {value: …} (Python's, or the page's font stack once drawn: a string set
+    on it is kept as such a spec); the page measures text in its font."""
     got = pg.evaluate(f"""() => {{ const labels = ({FIND})('prob_figure').center.find((r) => r.type === 'LabelSet');
         return [labels.text_font, labels.text_baseline]; }}""")
-    assert got[0] == {"value": "helvetica"}, got
+    assert set(got[0]) == {"value"} and got[0]["value"].startswith("helvetica"), got
 
 
 def test_hold_then_drag_makes_no_press_of_a_pointer_held_still(pg):

@@ -211,7 +211,7 @@ def test_lecture_mode_at_1024_by_768(new_page, exported, served, where, lang):
 
 # Every figure a link opens (the loss figure waits for the first gradient step).
 FIGURES = ["logit_figure", "prob_figure", "function_figure", "jacobian_figure", "reliability_figure", "counts_figure",
-           "nll_figure", "vocab_figure", "attention_figure", "router_figure", "distill_figure"]
+           "nll_figure", "vocab_figure", "attention_figure", "decay_figure", "router_figure", "distill_figure"]
 # Each figure's title and its key as the canvas draws them (style, size, font) against the frame they sit over: its
 # longest line (lecture mode breaks a key that 20 px would run past its frame onto a second line).
 TITLE_FIT = f"""() => {{ const find = {lp.FIND};

@@ -133,3 +133,41 @@ def test_a_page_drawn_in_english_that_turns_korean_draws_its_heading_from_the_pa
     hangul = sum(1 for c in TEXT["ko"]["title"] if "\uac00" <= c <= "\ud7a3")
     assert hangul > 10 and fonts.get("SX Hangul") == hangul, fonts
     context.close()
+
+
+def test_latin_text_is_drawn_in_a_sans_face_on_a_machine_with_only_latin_fonts(latin_browser, exported):
+    """Issue 37: where the font stack named no Linux sans, every Latin letter fell back to a serif. On a machine
+    with DejaVu and Liberation only (their serifs included): the heading, the step's text, a readout and a button
+    are drawn from sans faces (Chromium's fonts of each node, over CDP), and the figures' canvas font measures as a
+    sans, not as the serif of the same family."""
+    context = latin_browser.new_context(viewport={"width": 1024, "height": 900})
+    pg = context.new_page()
+    pg.goto(f"{exported.as_uri()}#lang=en")
+    lp.wait_ready(pg)
+    pg.wait_for_function("() => document.fonts.status === 'loaded'")
+    cdp = context.new_cdp_session(pg)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    found = {}
+
+    def walk(node):
+        attributes = node.get("attributes", [])
+        name, classes = node.get("nodeName"), dict(zip(attributes[::2], attributes[1::2], strict=True)).get("class", "")
+        for want, test in (("heading", name == "H1"), ("step", "tour-of" in classes), ("readout", "value" in classes),
+                           ("button", name == "BUTTON")):
+            if test and want not in found:
+                found[want] = node["nodeId"]
+        for child in node.get("children", []) + node.get("shadowRoots", []):
+            walk(child)
+
+    walk(cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
+    assert set(found) == {"heading", "step", "readout", "button"}, found
+    for what, node in found.items():
+        faces = [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+        assert faces and all("Sans" in face and "Serif" not in face for face in faces), (what, faces)
+    font = pg.evaluate(f"() => ({lp.FIND})('logit_figure').title.text_font")
+    widths = pg.evaluate("""(fonts) => { const ctx = document.createElement('canvas').getContext('2d');
+      return fonts.map((f) => { ctx.font = `40px ${f}`; return ctx.measureText('Logits z (drag them)').width; }); }""",
+                         [font, '"Liberation Sans"', '"DejaVu Sans"', '"Liberation Serif"', '"DejaVu Serif"'])
+    assert widths[0] in widths[1:3] and widths[0] not in widths[3:], (font, widths)
+    context.close()

@@ -100,3 +100,48 @@ def test_the_function_figure_sits_beside_the_bars_on_a_wide_screen_and_below_the
         else:
             assert fn[1] >= bars[3], (bars, fn)
         assert fn[0] >= 0 and fn[2] <= width
+
+
+def test_alibi_s_factor_is_drawn_against_distance_and_the_bars_are_core_s_weights(new_page, exported):
+    """Issue 37: attention with ALiBi's e^(−m·d) drawn against distance: after a drag, each bar is the last token's
+    weight d tokens back over its weight on itself, from core's attention weights, and the line is e^(−m·d) of the
+    head's slope; on equal scores (the attention step) the bars stand on the line."""
+    p = open_dragged(new_page, exported, "z=1,0.5,2,0,-1&T=0.8&lm=1&head=2&tour=0")
+    s = lp.state(p.pg)
+    z, T, K = np.array(s["z"]), s["T"], len(s["z"])
+    m = core.alibi_slopes(8)[1]
+    last = core.attention_weights(np.tile(z / T, (K, 1)), core.alibi_bias(K, m))[-1]
+    bars, line = columns(p.pg, "alibi_decay"), columns(p.pg, "alibi_factor")
+    assert bars["d"] == list(range(K))
+    np.testing.assert_allclose(bars["ratio"], last[::-1] / last[-1], rtol=1e-12)
+    np.testing.assert_allclose(line["factor"], np.exp(-m * np.array(line["d"])), rtol=1e-12)
+    assert line["d"][0] == 0 and line["d"][-1] == K - 1
+    assert p.pg.evaluate(f"() => ({lp.FIND})('decay_figure').title.text") == TEXT["en"]["decay_title"]
+    p.pg.goto(f"{exported.as_uri()}#step=15")  # six equal scores: only distance is left
+    lp.wait_ready(p.pg)
+    p.pg.evaluate(f"() => ({lp.FIND})('alibi_head').value = '1'")
+    lp.wait_state(p.pg, "(s) => s.head === '1'")
+    lp.settled(p.pg)
+    bars, line = columns(p.pg, "alibi_decay"), columns(p.pg, "alibi_factor")
+    np.testing.assert_allclose(bars["ratio"], np.exp(-0.5 * np.arange(6)), rtol=1e-12)
+    assert p.errors == [], p.errors
+
+
+def test_the_strip_shows_softmax_in_three_moves_with_core_s_shares(new_page, exported):
+    """Issue 37: z → e^(z/T) → ÷ Σ for the table's numbers: after a drag, each class's exponential bar is its share
+    of the largest, e^((z − max z)/T), and its p bar is core's p, both as the page writes widths (two decimals);
+    the numbers beside them are the table's."""
+    p = open_dragged(new_page, exported, "z=3,1,-2,0.5&T=0.8&open=table&tour=0")
+    s = lp.state(p.pg)
+    z, T = np.array(s["z"]), s["T"]
+    rows = p.pg.evaluate(f"""() => {{ const el = Bokeh.index.find_one(({lp.FIND})('readout-strip')).markup_el;
+      return [...el.querySelectorAll('.stage')].map((st) => [parseFloat(st.querySelector('.fill').style.width),
+        st.querySelector('.num').textContent]); }}""")
+    shares = np.exp((z - z.max()) / T)
+    prob = core.softmax(z, T=T)
+    assert len(rows) == 2 * len(z)
+    np.testing.assert_allclose([w for w, _ in rows[0::2]], 100 * shares, atol=0.005)
+    np.testing.assert_allclose([w for w, _ in rows[1::2]], 100 * prob, atol=0.005)
+    table = lp.text(p.pg, "readout-probs")
+    assert all(number in table for _, number in rows), (rows, table)
+    assert p.errors == [], p.errors

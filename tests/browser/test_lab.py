@@ -198,3 +198,19 @@ def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_
     assert "11.09" in lp.html(pg, "readout-naive")
     np.testing.assert_allclose(lp.data(pg, "probs")["p"], core.softmax([1, 0, 0], T=0.01), rtol=1e-15)
     finish(p)
+
+
+def test_a_p_below_float64_is_written_alike_on_the_bars_the_table_and_the_naive_note(new_page, exported):
+    """Issue 37: a bar labelled 3.67×10⁻³⁴⁸ beside a naive table whose every way says 0: the table of classes and
+    the bar write the exact p from log p, and the naive table now says why its ways give 0, with the same value."""
+    p = new_page(block_network=True)
+    p.pg.goto(f"{exported.as_uri()}#z=100,0,0&T=0.125&naive=1&open=table&tour=0")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    label = lp.data(p.pg, "probs")["label"][1]
+    assert label == "3.67×10⁻³⁴⁸", label  # z/T = 800, 0, 0: e^-800 = 10^-347.435…
+    written = label.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "−0123456789"))  # the readouts' HTML superscript
+    assert written in lp.text(p.pg, "readout-probs")
+    note = lp.text(p.pg, "readout-naive")
+    assert "smallest float64" in note and f"dog {written}" in note and f"bird {written}" in note, note
+    assert p.errors == []

@@ -12,6 +12,7 @@ import pytest
 
 import core
 from app import vocabulary
+from app.strings import TEXT
 from tests.browser import lessonpage as lp
 from tests.browser.test_lab import finish, opened, put
 from tests.browser.test_tour import handle
@@ -56,7 +57,8 @@ def check_decoding(pg, state):
     assert [vocabulary.unigram(state[0])[0][r - 1] for r in shown["rank"]] == words
     np.testing.assert_allclose(shown["p"], p, rtol=1e-12, atol=1e-300, err_msg=str(state))
     assert lp.data(pg, "decoding")["kept"] == [len(words)]
-    assert f"{len(words):,} of {len(vocabulary.unigram(state[0])[0]):,} words" in lp.text(pg, "readout-decoding")
+    unit = TEXT["en"]["vocab_unit"][state[0]]  # Korean's are morphemes, as wordfreq splits Korean text
+    assert f"{len(words):,} of {len(vocabulary.unigram(state[0])[0]):,} {unit}" in lp.text(pg, "readout-decoding")
     # The plot: p before the filters at its ranks, and the kept words' renormalised p where shown.
     _, z = vocabulary.unigram(state[0])
     before = core.softmax(z, T=state[1])
@@ -90,7 +92,7 @@ def test_the_kept_words_and_their_probabilities_equal_core_at_twenty_states(new_
         pg.keyboard.press("ArrowLeft")
     lp.wait_state(pg, "(s) => Math.abs(s.topp - 0.9) < 1e-9")
     check_decoding(pg, ("en", 1.0, 0, lp.state(pg)["topp"], 0.0))
-    handle(pg, "vocab_lang", "select").select_option(label="29,988 Korean words")
+    handle(pg, "vocab_lang", "select").select_option(label="29,988 Korean morphemes")
     check_decoding(pg, ("ko", 1.0, 0, lp.state(pg)["topp"], 0.0))
     for state in STATES[2:]:
         put(pg, link_of(*state))
@@ -160,7 +162,7 @@ def test_the_uniform_loss_a_korean_page_and_bad_values_in_a_link(new_page, reque
     wait_decoded(pg, "ko", 1.0, 0, 1.0, 0.0)
     words, _ = vocabulary.unigram("ko")
     shown = lp.text(pg, "readout-decoding")
-    assert "29,988개 중 29,988개" in shown and words[0] in shown
+    assert "형태소 29,988개 중 29,988개" in shown and words[0] in shown
     assert number_in(pg, "uniform") == pytest.approx(math.log(29_988), rel=1e-15)
     assert "10.309" in lp.text(pg, "readout-uniform") and "ln 50,257 = 10.825" in lp.text(pg, "readout-uniform")
     finish(p)

@@ -203,7 +203,7 @@ def slip_in_the_router_step(pg, t):
     type_in(pg, "router_k", "input", "3")
     s = lp.state(pg)
     assert s["rk"] == 3 and tour.quantities(s)["routed:2"] and not done(pg)
-    assert missing_line(pg) == plain(t["tour_steps"]["router"]["missing"][1])
+    assert missing_line(pg) == plain(t["tour_steps"]["router"]["missing"][2])
     type_in(pg, "router_k", "input", "2")
     lp.wait_state(pg, "(s) => s.rk === 2")
     assert missing_line(pg) == "" and not done(pg)
@@ -452,6 +452,16 @@ def test_a_step_about_a_view_has_its_text_beside_that_view_s_figure_and_next_bri
         if beside is not None:
             assert -1 <= text[1] < 40 and fig[1] < 900, (STEPS[k - 1].id, text, fig)
     assert p.errors == [], p.errors
+    # A link with lesson values opens them as they are: the vocabulary closed, the path stays above the logits
+    # and says what is missing first.
+    p.pg.goto(f"{exported.as_uri()}#step=14&vlang=ko")
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    assert lp.state(p.pg)["lm"] is False
+    buttons, fig = p.pg.evaluate(BOXES, ["tour_next", "logit_figure"])
+    assert buttons[3] <= fig[1], (buttons, fig)
+    predict(p.pg, TEXT["en"], STEPS[13], wrong=False)
+    assert missing_line(p.pg) == plain(TEXT["en"]["tour_steps"]["decoding"]["missing"][0])
 
 
 # Every text node in sight, through the widgets' shadow roots: its font size in px (sub- and superscripts too).
