@@ -644,10 +644,12 @@ def build(s, mode="file", app_path="", app_url=""):
     for f in (fig_vocab, fig_att, fig_decay, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
 
-    # The figure of a function sits beside the bars where three figures fit in a row, else in a row of its own
-    # under p_y, the loss and T, which stay on the first screen (static/draw.mjs place_function moves it).
+    # The figure of a function, or else the loss after each gradient step, sits beside the bars where three figures
+    # fit in a row, else in a row of its own under p_y, the loss and T, which stay on the first screen
+    # (static/draw.mjs place_beside moves them); the steps' controls are under T too, so a learner who plays sees
+    # the points, the loss and the button together.
     figures_row = row(fig_z, fig_p, spacing=16, **wrap)
-    function_row = row(fig_fn, spacing=16, **wrap)
+    function_row = row(fig_fn, fig_loss, spacing=16, **wrap)
     # The first screen: the guided path's step, the figures, then p_y and the loss beside each other; the
     # controls; then the sections a learner opens, the lab, and the page's own commands.
     layout = column(
@@ -658,6 +660,7 @@ def build(s, mode="file", app_path="", app_url=""):
         figures_row,
         row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
         bands[0],
+        bands[5],
         function_row,
         bands[1],
         inputs,
@@ -665,10 +668,10 @@ def build(s, mode="file", app_path="", app_url=""):
         bands[2],
         row(readouts("probs", "strip", "formula", "lse", "arrows"),
             readouts("entropy", "floor", "kl", "perplexity", "info", "gap"), spacing=16, **wrap),
-        # The lab: what a learner opens, then steps with their loss, draws, the Jacobian, the naive softmax.
+        # The lab: what a learner opens, then the step's update (its controls and loss are under T), draws, the
+        # Jacobian, the naive softmax.
         bands[4],
-        bands[5],
-        row(fig_loss, readouts("update"), spacing=16, **wrap),
+        row(readouts("update"), **wrap),
         bands[6],
         row(readouts("race"), **wrap),
         row(fig_jac, readouts("chain"), spacing=16, **wrap),

@@ -131,8 +131,9 @@ TOUR_EN = {
     "sampling": {
         "title": "Sampling draws the bars",
         "text": "A model that gives p can also be sampled: the Gumbel-max trick draws class k with probability "
-                "p<sub>k</sub> (add Gumbel noise to z/T, take the largest). With N = {n} draws the frequencies wander "
-                "around p; more draws close in on the bars.",
+                "p<sub>k</sub> (add Gumbel noise to z/T, take the largest). It is McFadden's choice model (1974): a "
+                "chooser who adds Gumbel noise to each score picks by softmax, the name Bridle gave it in 1990. With "
+                "N = {n} draws the frequencies wander around p; more draws close in on the bars.",
         "task": "Draw at least 10,000 samples.",
         "hint": "Type 10000 in “Draws N”.",
         "done": "The frequencies stay within their ±2σ whiskers, which shrink as 1/√N.",
@@ -338,8 +339,10 @@ TOUR_KO = {
     "sampling": {
         "title": "뽑기가 막대를 그립니다",
         "text": "p를 내놓는 모델에서 부류를 뽑을 수도 있습니다: 굼벨 최대 트릭은 부류 k를 확률 p<sub>k</sub>로 "
-                "뽑습니다(z/T에 굼벨 분포의 잡음을 더하고 가장 큰 것을 고릅니다). N = {n}번 뽑으면 빈도가 p 주위를 "
-                "헤매고, 많이 뽑을수록 막대에 다가갑니다.",
+                "뽑습니다(z/T에 굼벨 분포의 잡음을 더하고 가장 큰 것을 고릅니다). 이것은 맥패든(McFadden)의 선택 "
+                "모형(1974)입니다: 점수마다 굼벨 분포의 잡음을 더해 고르는 사람은 소프트맥스로 고르고, 이 이름은 "
+                "브라이들(Bridle)이 1990년에 붙였습니다. N = {n}번 뽑으면 빈도가 p 주위를 헤매고, 많이 뽑을수록 "
+                "막대에 다가갑니다.",
         "task": "10,000번 이상 뽑아 보세요.",
         "hint": "“뽑는 횟수 N” 칸에 10000을 입력하세요.",
         "done": "빈도는 ±2σ 수염 안에 있고, 수염은 1/√N로 줄어듭니다.",
@@ -477,7 +480,7 @@ TEXT = {
         "float32": "float32",
         "float16": "float16",
         "loss_title": "Loss after each gradient step",
-        "loss_hint": "L after each gradient step, at the learning rate η below",
+        "loss_hint": "L after each gradient step, at the learning rate η you set",
         "loss_step": "step",
         "loss_x": "step",
         "update_label": "One step, z ← z − η·(p − y′)/T:",
@@ -761,7 +764,7 @@ TEXT = {
         "float32": "float32",
         "float16": "float16",
         "loss_title": "경사 하강 걸음마다의 손실",
-        "loss_hint": "경사 하강 한 걸음마다의 L, 아래 학습률 η로",
+        "loss_hint": "경사 하강 한 걸음마다의 L, 정한 학습률 η로",
         "loss_step": "걸음",
         "loss_x": "걸음",
         "update_label": "한 걸음, z ← z − η·(p − y′)/T:",

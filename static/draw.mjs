@@ -390,24 +390,31 @@ function draw_function(page, s, f, t, live) {
     }
     page.applied.fn_texts = texts;
   }
-  if (!live) place_function(page);
+  if (!live) place_beside(page, s);
   if (s.fn === "none") return;
   set_if_changed(fig.x_range, { start: f.fn.x_range[0], end: f.fn.x_range[1] });
   set_if_changed(fig.y_range, { start: f.fn.y_range[0], end: f.fn.y_range[1] });
 }
 
-// Where three figures fit in a row (three 420 px bases, two gaps, the page's margins): the figure of a function
-// beside the bars; else under p_y, the loss and T, which stay on the first screen. Start-up draws again when it
-// changes.
+// Where three figures fit in a row (three 420 px bases, two gaps, the page's margins), one figure sits beside the
+// bars: the function's while one is chosen, else the loss after each step; the other, and both where a row holds
+// two, under p_y, the loss and T, which stay on the first screen. Start-up draws again when the width crosses it.
 const THREE_FIGURES = "(min-width: 1324px)";
 
-function place_function(page) {
+function place_beside(page, s) {
   const { beside, below } = page.a.function_rows;
-  const fig = page.a.lab_figs.function;
-  const [from, to] = window.matchMedia?.(THREE_FIGURES).matches ? [below, beside] : [beside, below];
-  if (!from.children.includes(fig)) return;
-  from.children = from.children.filter((kid) => kid !== fig);
-  to.children = [...to.children, fig];
+  const { function: fn, loss } = page.a.lab_figs;
+  const third = window.matchMedia?.(THREE_FIGURES).matches ? (s.fn !== "none" ? fn : loss) : null;
+  const main = beside.children.filter((kid) => kid !== fn && kid !== loss);
+  const want = new Map([[beside, third ? [...main, third] : main], [below, [fn, loss].filter((fig) => fig !== third)]]);
+  // The row a figure leaves is written first: a model is never in two rows at once.
+  const rows = below.children.includes(third) ? [below, beside] : [beside, below];
+  for (const model of rows) {
+    const kids = want.get(model);
+    if (kids.length !== model.children.length || kids.some((kid, i) => model.children[i] !== kid)) {
+      model.children = kids;
+    }
+  }
 }
 
 function every_figure(a) {

@@ -82,7 +82,7 @@ function listen(page) {
   // theme=auto: the reader switches the system's dark mode, and the page follows at once.
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener("change", () => draw(page, now(page)));
   // A phone turned, a window resized: the step's paragraph folds or unfolds (tour.mjs folded), the figure of a
-  // function moves beside the bars or under them (draw.mjs place_function).
+  // function or the loss moves beside the bars or under them (draw.mjs place_beside).
   for (const query of [...FOLD_QUERIES, THREE_FIGURES]) {
     window.matchMedia?.(query).addEventListener("change", () => draw(page, now(page)));
   }
