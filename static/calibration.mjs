@@ -34,10 +34,11 @@ export function reliability_bins(confidence, correct, M = 15) {
     confidence: kept.map((m) => sum_c[m] / count[m]), accuracy: kept.map((m) => sum_ok[m] / count[m]),
     count: kept.map((m) => count[m]),
   };
-  // ECE and MCE with the bins, as core's Bins has them (its properties `ece` and `mce`).
-  const gaps = b.accuracy.map((a, m) => Math.abs(a - b.confidence[m]));
-  b.ece = pairwise_sum(b.count.map((n, m) => n * gaps[m])) / pairwise_sum(b.count);
-  b.mce = Math.max(...gaps);
+  // ECE and MCE with the bins, as core's Bins has them (its properties `ece` and `mce`), and each bin's gap
+  // |acc − conf| (the calibration view says which bin MCE comes from).
+  b.gap = b.accuracy.map((a, m) => Math.abs(a - b.confidence[m]));
+  b.ece = pairwise_sum(b.count.map((n, m) => n * b.gap[m])) / pairwise_sum(b.count);
+  b.mce = Math.max(...b.gap);
   return b;
 }
 

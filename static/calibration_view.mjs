@@ -91,15 +91,14 @@ function calibration_frame(page, s, t, text) {
   const curve = nll_curve(page);
   const fit = fitted(page);
   const fit_shown = at_fit(page, s);
+  const over = b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 1 : 0)); // overconfident bins
   const sources = {
     reliability: { confidence: [...b.confidence], accuracy: [...b.accuracy], count: [...b.count], lower: [...b.lower],
       upper: [...b.upper], mid: b.lower.map((lo, m) => (lo + b.upper[m]) / 2),
       width: b.lower.map((lo, m) => b.upper[m] - lo),
       gap_bottom: b.accuracy.map((acc, m) => Math.min(acc, b.confidence[m])),
       gap_top: b.accuracy.map((acc, m) => Math.max(acc, b.confidence[m])),
-      over: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 1 : 0)),
-      under: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 0 : 1)),
-      over_fill: b.accuracy.map((acc, m) => (b.confidence[m] > acc ? 0.15 : 0)),
+      over, under: over.map((o) => 1 - o), over_fill: over.map((o) => 0.15 * o),
       alpha: b.count.map((count) => (count < FEW_DIGITS ? 0.4 : 1)) },
     nll_curve: { T: curve.T, val: curve.val.map((v) => v * scale), test: curve.test.map((v) => v * scale) },
     nll_now: { T: [s.cT, s.cT], nll: [n.nll * scale, n.nll_val * scale] },
@@ -108,9 +107,7 @@ function calibration_frame(page, s, t, text) {
   if (!text) return { sources, readouts: {} };
   const unit = bits ? t.bits : t.nats;
   const bins = aside(fill(t.bins_aside, { M: s.bins }));
-  // The bin MCE comes from (the first of equal gaps, as Math.max would find it).
-  const gaps = b.accuracy.map((acc, m) => Math.abs(acc - b.confidence[m]));
-  const mce_count = b.count[gaps.indexOf(Math.max(...gaps))];
+  const mce_count = b.count[b.gap.indexOf(b.mce)]; // the bin MCE comes from (the first of equal gaps)
   const readouts = {
     ece: `${label(t.ece_label)} ${value_span(n.ece, percent(n.ece))}${bins}`,
     mce: `${label(t.mce_label)} ${value_span(n.mce, percent(n.mce))}${bins}` +

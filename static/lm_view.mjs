@@ -90,11 +90,23 @@ function decoding_numbers(page, s, vocab) {
   return page.decoding;
 }
 
+/** The slope m of ALiBi head h of the view's 8 (2^(−h)); 0 for head 0, no bias. */
+function head_slope(head) {
+  return Number(head) > 0 ? alibi_slopes(8)[Number(head) - 1] : 0;
+}
+
+/** The last of K tokens' weight on the token d back over its weight on itself, for d = 0 … K − 1: the softmax's
+ * denominator cancels, leaving e^((z_(K−1−d) − z_(K−1))/T − m·d), which never divides two underflowed weights. */
+export function alibi_relative(z, T, m) {
+  const K = z.length;
+  return z.map((_, d) => Math.exp((z[K - 1 - d] - z[K - 1]) / T - m * d));
+}
+
 /** Each token's attention weights over the tokens before it and itself: the classes as tokens, s_ij = z_j/T,
  * and ALiBi's bias −m(i − j) of head h (m = 0 for none), with the identity's other side softmax_j(s_ij + m·j). */
 export function attention_numbers(z, T, head) {
   const K = z.length;
-  const m = head > 0 ? alibi_slopes(8)[head - 1] : 0;
+  const m = head_slope(head);
   const scores = Array.from({ length: K }, () => z.map((v) => v / T));
   const weights = attention_weights(scores, alibi_bias(K, m));
   let diff = 0;
@@ -139,10 +151,8 @@ function softmax_sources(s) {
       cells.text.push(j <= i && K <= 6 ? fmt_text(w) : "");
     }
   }
-  // The last token's weight d back over its weight on itself: their softmax's denominator cancels, leaving
-  // e^((z_(K−1−d) − z_(K−1))/T − m·d), which never divides two underflowed weights.
   const d = s.z.map((_, k) => k);
-  const ratio = d.map((k) => Math.exp((s.z[K - 1 - k] - s.z[K - 1]) / s.T - att.m * k));
+  const ratio = alibi_relative(s.z, s.T, att.m);
   const line = Array.from({ length: 101 }, (_, i) => (K - 1) * i / 100);
   const weights = router_weights(s.z, s.rk);
   const v = TEACHER.slice(0, K);

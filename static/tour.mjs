@@ -13,8 +13,7 @@ export function tour_quantities(s) {
   const zmax_T = Math.max(...z) / T;
   const q = { ...s, K, loss, entropy_bits: entropy(p) / Math.LN2, lse_gap: logsumexp(z.map((v) => v / T)) - zmax_T,
     zmax_T, above_floor: loss - label_smoothing_floor(K, eps), from_ln_k: Math.abs(loss - uniform_loss(K)) };
-  const m = s.head !== "0" ? alibi_slopes(8)[Number(s.head) - 1] : 0;
-  q.alibi_far = Math.exp((z[0] - z[K - 1]) / T - m * (K - 1));
+  q.alibi_far = alibi_relative(z, T, head_slope(s.head)).at(-1);
   router_weights(z, s.rk).forEach((w, k) => { q[`routed:${k}`] = w > 0; });
   p.forEach((v, k) => { q[`p:${k}`] = v; });
   z.forEach((v, k) => { q[`z:${k}`] = v; });
@@ -96,7 +95,7 @@ function live_numbers(n, s, t) {
     entropy_bits: with_minus((n.entropy / Math.LN2).toFixed(3)), lse: fmt(n.lse), zmax: fmt(zmax),
     ln_k: fixed3(in_unit(n.ln_k), unit), floor: fixed3(in_unit(n.floor), unit), g_y: fmt(n.g[s.y]), n: String(s.n),
     z0_start: fmt(s.initial[0]), lnK: fmt(n.ln_k), cT: real_text(s.cT), topp: real_text(s.topp),
-    alibi_far: fmt(tour_quantities(s).alibi_far) };
+    alibi_far: fmt(alibi_relative(s.z, s.T, head_slope(s.head)).at(-1)) };
   n.log_p.slice(0, 2).forEach((log_p, k) => { numbers[`p${k}`] = fmt_exp(log_p); });
   const out = Object.fromEntries(Object.entries(numbers)
     .map(([key, text]) => [key, `<span class="live" data-live="${key}">${text}</span>`]));

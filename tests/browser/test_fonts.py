@@ -105,31 +105,40 @@ def test_the_font_adds_at_most_300_kb_to_the_page():
     assert len(bundle.fonts_css().encode("utf-8")) <= 300_000
 
 
-def test_a_page_drawn_in_english_that_turns_korean_draws_its_heading_from_the_page_s_font(latin_browser, exported):
-    """The exported page is built in English; `#lang=ko` turns its heading Korean after it was laid out. Each
-    Hangul character of the heading is drawn from the page's own font (Chromium's fonts of the node, over CDP),
-    none from a Latin font as a box: the page loads both faces at once (static/fonts_load.js)."""
-    context = latin_browser.new_context(viewport={"width": 375, "height": 900})
+def latin_page(latin_browser, url, width):
+    """The page at url in the Latin-only Chromium, its fonts loaded, with a CDP session that reads the fonts a node
+    is drawn from, and the document's node tree (shadow roots included)."""
+    context = latin_browser.new_context(viewport={"width": width, "height": 900})
     pg = context.new_page()
-    pg.goto(f"{exported.as_uri()}#lang=ko&tour=0")
+    pg.goto(url)
     lp.wait_ready(pg)
     pg.wait_for_function("() => document.fonts.status === 'loaded'")
     cdp = context.new_cdp_session(pg)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
+    return context, pg, cdp, cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
 
-    def h1(node):
-        if node.get("nodeName") == "H1":
-            return node
-        for child in node.get("children", []) + node.get("shadowRoots", []):
-            found = h1(child)
-            if found:
-                return found
-        return None
 
-    heading = h1(cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
-    fonts = {f["familyName"]: f["glyphCount"]
-             for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": heading["nodeId"]})["fonts"]}
+def nodes(node):
+    """Every node under node, in document order, through shadow roots."""
+    yield node
+    for child in node.get("children", []) + node.get("shadowRoots", []):
+        yield from nodes(child)
+
+
+def platform_fonts(cdp, node):
+    """The fonts Chromium drew a node's text from: family name → glyph count."""
+    return {f["familyName"]: f["glyphCount"]
+            for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]}
+
+
+def test_a_page_drawn_in_english_that_turns_korean_draws_its_heading_from_the_page_s_font(latin_browser, exported):
+    """The exported page is built in English; `#lang=ko` turns its heading Korean after it was laid out. Each
+    Hangul character of the heading is drawn from the page's own font (Chromium's fonts of the node, over CDP),
+    none from a Latin font as a box: the page loads both faces at once (static/fonts_load.js)."""
+    context, _, cdp, root = latin_page(latin_browser, f"{exported.as_uri()}#lang=ko&tour=0", 375)
+    heading = next(node for node in nodes(root) if node.get("nodeName") == "H1")
+    fonts = platform_fonts(cdp, heading)
     hangul = sum(1 for c in TEXT["ko"]["title"] if "\uac00" <= c <= "\ud7a3")
     assert hangul > 10 and fonts.get("SX Hangul") == hangul, fonts
     context.close()
@@ -140,30 +149,18 @@ def test_latin_text_is_drawn_in_a_sans_face_on_a_machine_with_only_latin_fonts(l
     with DejaVu and Liberation only (their serifs included): the heading, the step's text, a readout and a button
     are drawn from sans faces (Chromium's fonts of each node, over CDP), and the figures' canvas font measures as a
     sans, not as the serif of the same family."""
-    context = latin_browser.new_context(viewport={"width": 1024, "height": 900})
-    pg = context.new_page()
-    pg.goto(f"{exported.as_uri()}#lang=en")
-    lp.wait_ready(pg)
-    pg.wait_for_function("() => document.fonts.status === 'loaded'")
-    cdp = context.new_cdp_session(pg)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
+    context, pg, cdp, root = latin_page(latin_browser, f"{exported.as_uri()}#lang=en", 1024)
     found = {}
-
-    def walk(node):
+    for node in nodes(root):
         attributes = node.get("attributes", [])
         name, classes = node.get("nodeName"), dict(zip(attributes[::2], attributes[1::2], strict=True)).get("class", "")
         for want, test in (("heading", name == "H1"), ("step", "tour-of" in classes), ("readout", "value" in classes),
                            ("button", name == "BUTTON")):
             if test and want not in found:
-                found[want] = node["nodeId"]
-        for child in node.get("children", []) + node.get("shadowRoots", []):
-            walk(child)
-
-    walk(cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
+                found[want] = node
     assert set(found) == {"heading", "step", "readout", "button"}, found
     for what, node in found.items():
-        faces = [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+        faces = list(platform_fonts(cdp, node))
         assert faces and all("Sans" in face and "Serif" not in face for face in faces), (what, faces)
     font = pg.evaluate(f"() => ({lp.FIND})('logit_figure').title.text_font")
     widths = pg.evaluate("""(fonts) => { const ctx = document.createElement('canvas').getContext('2d');
