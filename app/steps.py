@@ -45,7 +45,7 @@ class Step:
 
 
 # The digits classifier's T that minimises its validation NLL (app/calibration.py `fitted`: 2.3577), rounded as
-# the step's text writes it; a T within FIT_BAND of it does the step (the curve is flat there: NLL within 0.1 %).
+# the step's text writes it; a T within FIT_BAND of it does the step (the curve is flat there: NLL within 0.2 %).
 FITTED_T = 2.36
 FIT_BAND = 0.1
 # How far a point may move and still count as untouched: a drag that ends 2.12 for 2 is a hand's slip.
