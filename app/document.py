@@ -318,7 +318,7 @@ def build(s, mode="file", app_path="", app_url=""):
         # finger on the bar chart scrolls the page.
         f = figure(name=name, title=title, height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
                    x_range=Range1d(*X_RANGE), min_border_left=60, min_border_right=20,
-                   css_classes=["fig"], stylesheets=sheets, background_fill_color=palette["bg"],
+                   css_classes=["fig", "fig-main"], stylesheets=sheets, background_fill_color=palette["bg"],
                    border_fill_color=palette["bg"], **stretch)
         f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
         class_axis(f.xaxis[0])
