@@ -2,6 +2,9 @@
 // app/actions.py (the page's buttons call these, Lesson's events call the twins). An action that cannot be
 // done leaves the state as it was and says why in `notice`; one that can clears it.
 
+import { gradient_step } from "./lab.mjs";
+import { Refusal, clean_names, name_key, number as rule_number } from "./rules.mjs";
+
 export const TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7];
 export const PRESETS = ["seed", "two", "ten", "uniform"];
 
@@ -89,14 +92,14 @@ export function set_lang(s, lang, strings) {
 /** Rename every class from comma-separated text; the count must stay the same. */
 export function rename(s, text, rules) {
   const names = clean_names(String(text).split(","), rules);
-  if (names.length !== s.names.length) throw new RuleError("class_count", `${names.length} names for ${s.names.length}`);
+  if (names.length !== s.names.length) throw new Refusal("class_count", `${names.length} names for ${s.names.length}`);
   return { ...s, names, notice: "" };
 }
 
 /** Set logit k to a typed or stepped value, within the limit. */
 export function set_logit(s, k, value, rules) {
   const v = rule_number(value);
-  if (Math.abs(v) > rules.logit) throw new RuleError("logit_range", `logit ${v} is out of range`);
+  if (Math.abs(v) > rules.logit) throw new Refusal("logit_range", `logit ${v} is out of range`);
   const z = [...s.z];
   z[k] = v;
   return { ...s, z, notice: "" };

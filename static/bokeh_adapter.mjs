@@ -15,17 +15,17 @@ function view_of(page, model) {
 }
 
 /** The element a Div draws its HTML into (MarkupView.markup_el), or null before it is drawn. */
-function markup_of(page, div) {
+export function markup_of(page, div) {
   return view_of(page, div)?.markup_el ?? null;
 }
 
 /** The shadow root a widget draws into (DOMView.shadow_el): events from inside a Div's HTML arrive there. */
-function shadow_of(page, model) {
+export function shadow_of(page, model) {
   return view_of(page, model)?.shadow_el ?? null;
 }
 
 /** The element that holds a model's view (DOMView.el). */
-function element_of(page, model) {
+export function element_of(page, model) {
   return view_of(page, model)?.el ?? null;
 }
 
@@ -34,7 +34,7 @@ function element_of(page, model) {
  * (static/layout.css), so the HTML goes into the element directly (`write(el)`) and the model takes the text
  * silently, so that a view Bokeh draws again shows it too. `quick` (a live frame) leaves the model's text to
  * the gesture's last frame. A Div not drawn yet takes the text the ordinary way. */
-function set_markup(page, div, html, write, quick = false) {
+export function set_markup(page, div, html, write, quick = false) {
   const el = markup_of(page, div);
   if (el === null) {
     if (div.text !== html) div.text = html;
@@ -46,25 +46,25 @@ function set_markup(page, div, html, write, quick = false) {
 }
 
 /** The points the PointDrawTool holds in a drag (the source's selection). */
-function held_points(source) {
+export function held_points(source) {
   return source.selected.indices;
 }
 
 /** Let the figure's drag tool (the logits' PointDrawTool) move its points, or not (Tool.active: the toolbar
  * routes no gesture to an inactive tool). */
-function set_draggable(page, fig, on) {
+export function set_draggable(page, fig, on) {
   for (const tool of fig.toolbar.tools) if (tool.active !== on) tool.active = on;
 }
 
 /** A figure's inner width in px, 0 before its first layout (reading a property never set throws). */
-function inner_width_of(fig) {
+export function inner_width_of(fig) {
   return fig.properties.inner_width.is_unset ? 0 : fig.inner_width;
 }
 
 /** Paint a figure again on cleared canvases (CanvasView.primary and .overlays, PlotView.request_repaint). A
  * figure at a fractional position never covers its canvas's first row and column whole, and a repaint does not
  * clear them: a new theme would keep the old one's light line along the figure's top and left. */
-function repaint_clean(page, fig) {
+export function repaint_clean(page, fig) {
   const v = view_of(page, fig);
   if (!v) return;
   for (const layer of [v.canvas_view.primary, v.canvas_view.overlays]) {
@@ -77,7 +77,7 @@ function repaint_clean(page, fig) {
  * into a press (UIGestures.press_threshold), and a press never becomes a pan: a learner who holds a point
  * first, or a busy page that handles the first move late, would drag nothing. No tool of the page takes a
  * press, so none is ever made (the longest delay a timer takes; the threshold is one for every figure). */
-function hold_then_drag(page, fig) {
+export function hold_then_drag(page, fig) {
   const gestures = view_of(page, fig)?.canvas_view?.ui_event_bus?.ui_gestures?.constructor;
   const never = 2 ** 31 - 1;
   if (gestures && "press_threshold" in gestures && gestures.press_threshold !== never) {
@@ -86,22 +86,22 @@ function hold_then_drag(page, fig) {
 }
 
 /** A glyph's or label's scalar property as a value: Bokeh keeps one that Python set as a spec ({value: …}). */
-function scalar(property) {
+export function scalar(property) {
   return property !== null && typeof property === "object" && "value" in property ? property.value : property;
 }
 
 /** Tell the figure that the source's columns changed in place (the tool's own way: ColumnarDataSource.change). */
-function changed_in_place(source) {
+export function changed_in_place(source) {
   source.change.emit();
 }
 
 /** Forget the selection, so that the next drag moves one point (SelectionManager.clear). */
-function clear_selection(source) {
+export function clear_selection(source) {
   source.selection_manager.clear();
 }
 
 /** A figure as a canvas of its pixels (PlotView.export). */
-function figure_canvas(page, fig) {
+export function figure_canvas(page, fig) {
   return view_of(page, fig).export("png", true).canvas;
 }
 
@@ -109,7 +109,7 @@ function figure_canvas(page, fig) {
  * (CanvasView.events_el), and the page's figures take none (the logit inputs are the keyboard's way). A click
  * still focuses it, and Bokeh's sheet in the canvas's own shadow root rings it then (`.bk-events:focus`, a
  * dotted line around the plot after every drag): a ring on what no key reaches is taken off. */
-function untabbable(page, fig) {
+export function untabbable(page, fig) {
   const el = view_of(page, fig)?.canvas_view?.events_el;
   if (el && el.tabIndex !== -1) el.tabIndex = -1;
   if (el && el.style.outline !== "none") el.style.outline = "none";
@@ -132,7 +132,7 @@ function owner_of(obj, name) {
  * move restyled and laid out the page again, about 4 ms of its 25 with the road to language models open
  * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. Once a page, on
  * the prototypes of a figure's renderers' sheet, visuals and glyph renderers. */
-function quiet_styles(page, fig) {
+export function quiet_styles(page, fig) {
   const views = view_of(page, fig)?.computed_renderer_views ?? [];
   const glyph = views.find((r) => r.model.type === "GlyphRenderer");
   if (glyph && !glyph.update_position.quiet) {
@@ -179,7 +179,7 @@ let measured = 0; // a new generation whenever a font loads: every label's size 
  * from the page's styles): about 2 ms of a frame of a T drag over ten figures, whose frames move no axis. The
  * check runs as Bokeh's at every paint outside a gesture, and in a gesture until it has run once since the
  * figure, its ranges, its panels or their tickers and formatters last changed, or a font loaded. */
-function steady_panels(page, fig) {
+export function steady_panels(page, fig) {
   const view = view_of(page, fig);
   if (!view || PANELS.get(view)?.page === page) return;
   const proto = Object.getPrototypeOf(view);
@@ -218,7 +218,7 @@ function follow_panels(view, known) {
  * frame of a drag of T. A value the slide itself produced is left there; any other (Python's, a link's, the
  * page's own correction in the middle of a slide) moves the handle as Bokeh's does. Once a page, on the
  * sliders' prototype. */
-function quiet_slides(page, slider) {
+export function quiet_slides(page, slider) {
   const proto = owner_of(view_of(page, slider), "_slide");
   if (!proto || proto._update_slider.quiet) return;
   const { _slide: slide, _update_slider: update } = proto;
@@ -240,7 +240,7 @@ function quiet_slides(page, slider) {
  * and asks for the paint before it is built, so a figure kept its old title or key on screen until something
  * else repainted it: the next word's plot, whose glyphs repaint on the overlay level alone, kept "50,000 words"
  * after the Korean vocabulary came. Once a page, on the titles' prototype. */
-function painted_titles(page, fig) {
+export function painted_titles(page, fig) {
   const proto = owner_of(view_of(page, fig.title), "_init_text");
   if (!proto || proto._init_text.quiet) return;
   const init = proto._init_text;
@@ -252,6 +252,6 @@ function painted_titles(page, fig) {
 }
 
 /** The model a UI event came from: a button's click names its button as `origin`. */
-function event_origin(obj) {
+export function event_origin(obj) {
   return obj.event_name === "button_click" ? obj.origin : obj;
 }

@@ -2,6 +2,8 @@
 // formulas, bins and summation order (NumPy's, through softmax.mjs `pairwise_sum`), on rows of logits. The
 // Python core is the truth; tests/js/calibration.test.mjs checks this file against it on the shipped data.
 
+import { log_softmax, pairwise_sum, softmax } from "./softmax.mjs";
+
 function examples(z, labels) {
   if (z.length === 0 || z[0].length < 2) throw new Error("logits must be n × K with n ≥ 1 and K ≥ 2");
   if (labels.length !== z.length) throw new Error(`labels must be ${z.length} class indices`);

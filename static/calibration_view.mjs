@@ -2,6 +2,11 @@
 // (app/calibration.py reports the same figures in Python). Every number is computed here from that source
 // with calibration.mjs: T is fitted on the validation split, everything else is on the test split.
 
+import { confidence_and_correct, fit_temperature, mean_nll, reliability_bins } from "./calibration.mjs";
+import { set_if_changed, shown_theme } from "./draw.mjs";
+import { act } from "./lesson.mjs";
+import { aside, fill, fixed3, grouped, info_html, label, value_span, with_minus } from "./readouts.mjs";
+
 const CURVE_POINTS = 97; // the NLL curve's temperatures, log-spaced over the view's slider
 const CALIBRATION_READOUTS = ["ece", "mce", "nll", "accuracy", "fit", "calibration"];
 // The NLL axis: up to a little above ln 10 (the NLL of the uniform guess, where T → ∞ takes it), in steps of a
@@ -64,7 +69,7 @@ function at_fit(page, s) {
 
 /** "Fit T": the view's T set to Newton's minimiser of the validation NLL (a page command: the fit needs the
  * page's data). */
-function fit_T(page) {
+export function fit_T(page) {
   const { T } = fitted(page);
   act(page, (s) => ({ ...s, cT: T, notice: "" }));
 }
@@ -77,7 +82,7 @@ const short_T = (T) => String(Number(T.toPrecision(6)));
 const FEW_DIGITS = 20;
 
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
-function calibration_frame(page, s, t, text) {
+export function calibration_frame(page, s, t, text) {
   if (!s.calib) return { sources: {}, readouts: text ? Object.fromEntries(CALIBRATION_READOUTS.map((k) => [k, ""])) : {} };
   const h = heldout(page);
   const key = `${s.cT}:${s.bins}`;
@@ -126,7 +131,7 @@ function calibration_frame(page, s, t, text) {
 
 /** The view's figures for state s: shown with it, their axes' ends, the mark at its T, their texts in the
  * language and unit, and their glyphs in the theme. */
-function draw_calibration(page, s, t) {
+export function draw_calibration(page, s, t) {
   const { a } = page;
   const figs = [a.lab_figs.reliability, a.lab_figs.counts, a.lab_figs.nll];
   for (const fig of figs) set_if_changed(fig, { visible: s.calib });

@@ -1,6 +1,19 @@
 // The controls, by their rows in app/controls.py (the page receives the rows as `control_rows`): what each
 // widget kind shows for a state, what it reads back, its labels, and what a change of it does.
 
+import {
+  add_class, add_one, preset, PRESETS, remove_class, rename, reset, set_lang, subtract_max
+} from "./actions.mjs";
+import { fit_T } from "./calibration_view.mjs";
+import { logit_text } from "./digits.mjs";
+import { set_if_changed, shown_theme } from "./draw.mjs";
+import { pause, play, slide, stepped } from "./gestures.mjs";
+import { act, now, refuse } from "./lesson.mjs";
+import { same_items } from "./link.mjs";
+import { Refusal, parse_number } from "./rules.mjs";
+import { copy_link, download_png } from "./startup.mjs";
+import { tour_move, tour_setup } from "./tour.mjs";
+
 // A row's `action`: a state action (static/actions.mjs) or a page command, which changes no state.
 const ACTIONS = {
   add_one: (s, a) => add_one(s, a.rules),
@@ -11,7 +24,7 @@ const ACTIONS = {
   preset: (s, a, name) => preset(s, name, a.strings),
   rename: (s, a, text) => rename(s, text, a.rules),
   set_lang: (s, a, lang) => {
-    if (!Object.hasOwn(a.strings, lang)) throw new RuleError("refused", "an unknown language");
+    if (!Object.hasOwn(a.strings, lang)) throw new Refusal("refused", "an unknown language");
     return set_lang(s, lang, a.strings);
   },
 };
@@ -30,8 +43,8 @@ function field_of(c, a) {
 
 // A typed number in the NUMBER form of the rules; "2,5" is refused with a notice that says to use a point (a
 // browser's number field reads it as 25 or as nothing, by the reader's locale, and says nothing).
-function typed_number(text) {
-  if (/^[+-]?[0-9]*,[0-9]+$/.test(text)) throw new RuleError("decimal_comma", `a decimal comma: ${text}`);
+export function typed_number(text) {
+  if (/^[+-]?[0-9]*,[0-9]+$/.test(text)) throw new Refusal("decimal_comma", `a decimal comma: ${text}`);
   return parse_number(text);
 }
 
@@ -122,7 +135,7 @@ function reset_all(s, opened, a) {
 }
 
 /** Write every control's value for state s, and their labels when the language changed. */
-function draw_controls(page, s, t) {
+export function draw_controls(page, s, t) {
   const { a } = page;
   for (const c of a.control_rows) {
     const model = a.controls[c.name];
@@ -183,13 +196,13 @@ function draw_texts(page, t) {
 }
 
 /** The play button says what pressing it does: play, or pause while playing. */
-function draw_play(page, t) {
+export function draw_play(page, t) {
   set_if_changed(page.a.controls.play, { label: page.playing ? t.pause : t.play,
     button_type: page.playing ? "warning" : "default" });
 }
 
 /** Control c changed (a learner, a key, a script, or the page writing it): the next state, as a gesture. */
-function on_control(page, c) {
+export function on_control(page, c) {
   const { a } = page;
   const model = a.controls[c.name];
   if (c.widget === "button") {

@@ -2,6 +2,8 @@
 // models (lm_view.mjs): the same names, rules, ties and order of operations.
 // tests/js/decoding.test.mjs checks it against core on Python's answers.
 
+import { float_row, log_softmax, pairwise_sum, softmax, softmax_row } from "./softmax.mjs";
+
 // A vocabulary comes in rank order: its probabilities are non-increasing, and then the k-th largest and the
 // ascending stable order are read off in one pass instead of a sort of 50,000 words in every frame of a drag.
 function non_increasing(x) {

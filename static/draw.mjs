@@ -4,11 +4,27 @@
 // region and the link to the gesture's end, and so does a readout scrolled out of sight: nothing is written
 // that the eye cannot see during a drag.
 
-function strings(page, s = now(page)) {
+import {
+  element_of, inner_width_of, markup_of, repaint_clean, scalar, set_draggable, set_markup
+} from "./bokeh_adapter.mjs";
+import { calibration_frame, draw_calibration } from "./calibration_view.mjs";
+import { draw_controls } from "./controls.mjs";
+import { logit_text } from "./digits.mjs";
+import { class_labels, fit, frame, loss_window, wrapped } from "./frame.mjs";
+import { chain_html, jacobian_cells, naive_html, race_html, sample_columns, update_html } from "./lab.mjs";
+import { now } from "./lesson.mjs";
+import { link_of } from "./link.mjs";
+import { draw_lm, lm_frame } from "./lm_view.mjs";
+import { escape_html, fill, notice_html } from "./readouts.mjs";
+import { gumbel_noise } from "./sampling.mjs";
+import { cross_entropy } from "./softmax.mjs";
+import { draw_tour, on_phone, tour_live } from "./tour.mjs";
+
+export function strings(page, s = now(page)) {
   return page.a.strings[s.lang];
 }
 
-function same_array(shown, value) {
+export function same_array(shown, value) {
   if (shown == null || shown.length !== value.length) return false;
   for (let i = 0; i < value.length; i++) if (shown[i] !== value[i]) return false;
   return true;
@@ -19,7 +35,7 @@ function same_columns(data, columns) {
   return Object.keys(data).length === Object.keys(columns).length;
 }
 
-function set_if_changed(model, values) {
+export function set_if_changed(model, values) {
   const changed = {};
   for (const [key, value] of Object.entries(values)) {
     const held = model[key];
@@ -35,7 +51,7 @@ function set_if_changed(model, values) {
 /** Draw state s; `live` while a gesture is in progress, and then `text` false leaves the readouts, the notice,
  * the logit inputs and the Jacobian's numbers to a later frame (playing writes them every sixth step:
  * gestures.mjs gesture_frame). */
-function draw(page, s, { live = false, text = true } = {}) {
+export function draw(page, s, { live = false, text = true } = {}) {
   const { a } = page;
   const t = strings(page, s);
   const f = frame(s, t, a.view, { text });
@@ -103,7 +119,7 @@ function history_of(page, s, loss) {
   return page.history;
 }
 
-function record_step(page, from, next) {
+export function record_step(page, from, next) {
   const h = history_of(page, from, cross_entropy(from.z, from.y, from.T, from.eps));
   h.step.push(h.step.at(-1) + 1);
   h.loss.push(cross_entropy(next.z, next.y, next.T, next.eps));
@@ -301,7 +317,7 @@ const ATTRIBUTE = /([\w-]+)="([^"]*)"/g;
 // Text and attribute values in HTML are escaped; a node's data and setAttribute take them unescaped.
 const unescaped = (html) => html.replace(ENTITY, (e) => ENTITIES[e]);
 
-function show(page, div, html, live = false) {
+export function show(page, div, html, live = false) {
   set_markup(page, div, html, (el) => patch_html(el, html), live);
 }
 
@@ -399,7 +415,7 @@ function draw_function(page, s, f, t, live) {
 // Where three figures fit in a row (three 420 px bases, two gaps, the page's margins), one figure sits beside the
 // bars: the function's while one is chosen, else the loss after each step; the other, and both where a row holds
 // two, under p_y, the loss and T, which stay on the first screen. Start-up draws again when the width crosses it.
-const THREE_FIGURES = "(min-width: 1324px)";
+export const THREE_FIGURES = "(min-width: 1324px)";
 
 function place_beside(page, s) {
   const { beside, below } = page.a.function_rows;
@@ -417,13 +433,13 @@ function place_beside(page, s) {
   }
 }
 
-function every_figure(a) {
+export function every_figure(a) {
   return [...Object.values(a.figs), ...Object.values(a.lab_figs)];
 }
 
 // The theme the page shows: theme=auto follows the reader's own (prefers-color-scheme, which start-up
 // watches), so a course page in dark mode shows a dark explainer.
-function shown_theme(s) {
+export function shown_theme(s) {
   if (s.theme !== "auto") return s.theme;
   return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
@@ -589,7 +605,7 @@ function show_live(page, text) {
  * `Explainer` in an app of one's own); and where the app is embedded in another page (server_document), the
  * box its session's bridge drew the explainer in names them (static/session_bridge.mjs): that page's own
  * address and query are not the app's. Null until the explainer is drawn. */
-function served_home(page) {
+export function served_home(page) {
   if (page.home) return page.home;
   const { a } = page;
   const root = element_of(page, a.root);

@@ -3,6 +3,13 @@
 // handed over from Python (VIEW in app/document.py). The numbers are core/'s (app/state.py computes the same
 // for Python), checked with the readouts and their digits in tests/js/lessons.test.mjs.
 
+import { fmt_exp_text, fmt_text } from "./digits.mjs";
+import { caption_text, live_text, render_readouts } from "./readouts.mjs";
+import {
+  cross_entropy, entropy, grad_logits, label_smoothing_floor, label_smoothing_optimal_gap, log_softmax, logsumexp,
+  smoothed_target, softmax, uniform_loss
+} from "./softmax.mjs";
+
 /** The logit axis [start, end] for logits z: ±half_window, or `headroom` past the outermost logit where that is
  * further, plus `pad`. A function of z alone, which stays still while the logits move well inside it; beyond, it
  * grows by exactly as much as the outermost logit moved, so "add 1" lifts every point on screen (none ever moves

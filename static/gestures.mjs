@@ -4,7 +4,15 @@
 // typed value is a whole gesture at once. Playing is a gesture that runs in time: a gradient step per
 // animation frame, drawn live, committed when it pauses or another gesture begins (which it then outlasts).
 
-const TEXT_EVERY = 6; // frames of playing per writing of its text
+import { nudge, set_logit, step } from "./actions.mjs";
+import { changed_in_place, element_of, held_points, steady_panels } from "./bokeh_adapter.mjs";
+import { draw_play, typed_number } from "./controls.mjs";
+import { logit_text } from "./digits.mjs";
+import { draw, every_figure, record_step, same_array, strings } from "./draw.mjs";
+import { act, commit, now } from "./lesson.mjs";
+import { Refusal } from "./rules.mjs";
+
+export const TEXT_EVERY = 6; // frames of playing per writing of its text
 
 /** A frame of the gesture in progress (`kind` names it; another kind in progress ends first). */
 function gesture_frame(page, kind, next) {
@@ -26,7 +34,7 @@ function gesture_frame(page, kind, next) {
 }
 
 /** The end of the gesture in progress: its last frame, committed. */
-function end_gesture(page) {
+export function end_gesture(page) {
   const g = page.gesture;
   page.gesture = null;
   if (g) hold_box(page, false);
@@ -52,17 +60,17 @@ function hold_box(page, held) {
 }
 
 /** A whole gesture at once; one in progress ends first. */
-function whole(page, next) {
+export function whole(page, next) {
   end_gesture(page);
   commit(page, next);
 }
 
 /** A slider moved by a held pointer: a frame, built on the lesson as it was when the slide began. */
-function slide(page, next) {
+export function slide(page, next) {
   try {
     gesture_frame(page, "slide", next(now(page)));
   } catch (e) {
-    if (!(e instanceof RuleError)) throw e;
+    if (!(e instanceof Refusal)) throw e;
   }
 }
 
@@ -106,7 +114,7 @@ function dragged_z(page, ev) {
 // ---- gradient steps ------------------------------------------------------------------------------------------
 
 /** State s after one gradient step (actions.mjs step), its loss recorded for the loss figure. */
-function stepped(page, s) {
+export function stepped(page, s) {
   const next = step(s, page.a.rules);
   if (!next.notice) record_step(page, s, next);
   return next;
@@ -115,7 +123,7 @@ function stepped(page, s) {
 /** Keep stepping, once per animation frame, until paused: by the play button, a drag, a hidden page, or a
  * step the logit limit refuses. A control changed meanwhile (η, T, ε, the true class) ends the frame's gesture
  * and the steps go on from the new lesson. */
-function play(page) {
+export function play(page) {
   page.playing = true;
   draw_play(page, strings(page));
   const tick = () => {
@@ -129,20 +137,20 @@ function play(page) {
   requestAnimationFrame(tick);
 }
 
-function pause(page) {
+export function pause(page) {
   page.playing = false;
   if (page.gesture?.kind === "play") end_gesture(page);
   draw_play(page, strings(page));
 }
 
-function on_pan(page, ev) {
+export function on_pan(page, ev) {
   const [z, at_edge] = dragged_z(page, ev);
   gesture_frame(page, "drag", { ...now(page), z, notice: at_edge ? "clamped" : "" });
 }
 
 // The logits source changed outside a drag: a script wrote it, or the tool's Backspace deleted a point. A
 // deleted point comes back where the learner last saw it.
-function on_logits(page) {
+export function on_logits(page) {
   // A drag's frames, or playing's, own the source until they end.
   if (page.gesture?.kind === "drag" || page.gesture?.kind === "play") return;
   const z = Array.from(page.a.sources.logits.data.z ?? [], Number); // a script may write anything here
@@ -157,7 +165,7 @@ function input_index(ev) {
   return input?.classList?.contains("logit-input") ? Number(input.dataset.k) : null;
 }
 
-function on_input_key(page, ev) {
+export function on_input_key(page, ev) {
   const k = input_index(ev);
   if (k === null || (ev.key !== "ArrowUp" && ev.key !== "ArrowDown")) return;
   ev.preventDefault(); // the browser's own step would ignore Shift and skip the lesson's rules
@@ -170,7 +178,7 @@ function on_input_key(page, ev) {
   });
 }
 
-function on_input_change(page, ev) {
+export function on_input_change(page, ev) {
   const k = input_index(ev);
   if (k === null) return;
   act(page, (s) => set_logit(s, k, typed_number(ev.target.value.trim()), page.a.rules));

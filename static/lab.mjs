@@ -3,6 +3,11 @@
 // JavaScript twins of core/cross_entropy.py gradient_step, core/sampling.py and core/floating.py, checked
 // against them in tests/js/twins.test.mjs.
 
+import { fmt, fmt_exp, fmt_text } from "./digits.mjs";
+import { escape_html, fill, grouped } from "./readouts.mjs";
+import { gumbel_max_counts } from "./sampling.mjs";
+import { grad_logits, log_softmax, pairwise_sum, smoothed_target, softmax_jacobian } from "./softmax.mjs";
+
 /** One step of gradient descent on the logits, z ← z − η·(p − y′)/T (core gradient_step). */
 export function gradient_step(z, y, lr, T = 1.0, eps = 0.0) {
   const g = grad_logits(z, y, T, eps);

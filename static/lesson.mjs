@@ -5,13 +5,21 @@
 // Date, a Symbol, a structure nested a thousand deep) is checked here and never reaches the server, which
 // could not decode it.
 
+import { draw } from "./draw.mjs";
+import { whole } from "./gestures.mjs";
+import {
+  Refusal, clean_names, count as rule_count, keys as rule_keys, logits as rule_logits,
+  notice as rule_notice, within as rule_within
+} from "./rules.mjs";
+import { stored_tour } from "./tour.mjs";
+
 // Per lesson model (one per document or notebook output): what the page remembers. Kept on the window, not in
 // the module: BokehJS compiles a CustomJS module anew for each trigger that fires before its first compile is
 // done (both figures' first layouts come in one tick), and two modules with two records of one page would
 // each listen to the hash and read a link twice.
 const PAGES = (globalThis.__softmax_explainer_pages ??= new WeakMap());
 
-function page_of(a, context) {
+export function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
     page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
@@ -42,25 +50,25 @@ function first_state(a) {
   try {
     return checked(first, a);
   } catch (e) {
-    if (!(e instanceof RuleError)) throw e;
+    if (!(e instanceof Refusal)) throw e;
     return first;
   }
 }
 
 /** The lesson every gesture builds on: the last valid state this page drew or wrote. */
-function now(page) {
+export function now(page) {
   return page.valid;
 }
 
-/** The state s, checked by the lesson's rules (app/rules.py has the twin), as a new plain object; a RuleError
+/** The state s, checked by the lesson's rules (app/rules.py has the twin), as a new plain object; a Refusal
  * when it breaks one. Total: whatever a script put there (a Symbol, a sparse array, a Proxy or getter that
- * throws, a toPrimitive that throws), the answer is a checked state or a RuleError. */
+ * throws, a toPrimitive that throws), the answer is a checked state or a Refusal. */
 function checked(s, a) {
   try {
     return checked_state(s, a.rules);
   } catch (e) {
-    if (e instanceof RuleError) throw e;
-    throw new RuleError("refused", "an unreadable value");
+    if (e instanceof Refusal) throw e;
+    throw new Refusal("refused", "an unreadable value");
   }
 }
 
@@ -68,18 +76,18 @@ function checked(s, a) {
 // holds is refused before it is read.
 function dense(value, rules) {
   if (!Array.isArray(value)) return value;
-  if (value.length > rules.K[1]) throw new RuleError("class_count", "too many entries");
+  if (value.length > rules.K[1]) throw new Refusal("class_count", "too many entries");
   return Array.from({ length: value.length }, (_, k) => value[k]);
 }
 
 export function checked_state(s, rules) {
   const keys = s && typeof s === "object" && !Array.isArray(s) ? Object.keys(s).sort() : [];
-  if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new RuleError("refused", "keys");
+  if (JSON.stringify(keys) !== JSON.stringify([...rules.state_keys].sort())) throw new Refusal("refused", "keys");
   const out = {}; // in the table's order, which is Python's
   for (const f of rules.lesson_fields) out[f.key] = checked_field(f, s[f.key], rules);
   const K = out.z.length;
-  if (out.initial.length !== K || out.names.length !== K) throw new RuleError("class_count", "counts differ");
-  if (out.y >= K) throw new RuleError("not_number", "the true class");
+  if (out.initial.length !== K || out.names.length !== K) throw new Refusal("class_count", "counts differ");
+  if (out.y >= K) throw new Refusal("not_number", "the true class");
   return out;
 }
 
@@ -91,15 +99,15 @@ function checked_field(f, value, rules) {
   if (f.kind === "count") return rule_count(value, f.bounds, f.refusal);
   if (f.kind === "notice") return rule_notice(value, rules);
   if (f.kind === "index") {
-    if (!Number.isInteger(value) || value < 0) throw new RuleError("not_number", "a class index");
+    if (!Number.isInteger(value) || value < 0) throw new Refusal("not_number", "a class index");
     return value;
   }
   if (f.kind === "choice") {
-    if (typeof value !== "string" || !f.choices.includes(value)) throw new RuleError("refused", f.key);
+    if (typeof value !== "string" || !f.choices.includes(value)) throw new Refusal("refused", f.key);
     return value;
   }
   if (f.kind === "flag") {
-    if (typeof value !== "boolean") throw new RuleError("refused", f.key);
+    if (typeof value !== "boolean") throw new Refusal("refused", f.key);
     return value;
   }
   if (f.kind === "keys") return rule_keys(value, f);
@@ -108,12 +116,12 @@ function checked_field(f, value, rules) {
 
 /** The end of every gesture: check the next state once, keep it, tell Python, draw it. A state the rules
  * refuse leaves the lesson as it was, drawn again with a notice. */
-function commit(page, next) {
+export function commit(page, next) {
   let s;
   try {
     s = checked(next, page.a);
   } catch (e) {
-    if (!(e instanceof RuleError)) throw e;
+    if (!(e instanceof Refusal)) throw e;
     refuse(page, e.key);
     return;
   }
@@ -129,7 +137,7 @@ function commit(page, next) {
 
 // Whether the model already holds s: then writing it again fires nothing. What a script left there may not
 // even have a JSON form (a BigInt), and then it is not s.
-function same_json(s, held) {
+export function same_json(s, held) {
   try {
     return JSON.stringify(s) === JSON.stringify(held);
   } catch {
@@ -146,18 +154,18 @@ function send(page, s) {
 }
 
 /** A gesture the rules refuse: the lesson stays as it was, drawn again (controls included), with a notice. */
-function refuse(page, key) {
+export function refuse(page, key) {
   page.local_notice = key;
   draw(page, now(page));
 }
 
 /** A whole gesture from a named action: the action's state, committed, or its refusal. */
-function act(page, action) {
+export function act(page, action) {
   let next;
   try {
     next = action(now(page));
   } catch (e) {
-    if (!(e instanceof RuleError)) throw e;
+    if (!(e instanceof Refusal)) throw e;
     refuse(page, e.key);
     return;
   }
@@ -166,7 +174,7 @@ function act(page, action) {
 
 /** The lesson changed: this page's commit, Python, or a script. A lesson that breaks the rules is never drawn:
  * the last valid one goes back, with a notice (when served, Python refuses it too). */
-function on_state(page) {
+export function on_state(page) {
   const held = page.a.lesson.state;
   if (held === page.valid) {
     draw(page, held);
@@ -177,7 +185,7 @@ function on_state(page) {
   try {
     s = checked(held, page.a);
   } catch (e) {
-    if (!(e instanceof RuleError)) throw e;
+    if (!(e instanceof Refusal)) throw e;
     commit(page, { ...page.valid, notice: "refused" });
     return;
   }
@@ -188,7 +196,7 @@ function on_state(page) {
 }
 
 /** Python sent a lesson (a notebook cell, a refusal put back); the page's own text comes back here too. */
-function on_wire(page) {
+export function on_wire(page) {
   const text = page.a.wire.text;
   if (text === page.sent) return;
   page.sent = text;

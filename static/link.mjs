@@ -2,6 +2,13 @@
 // exported page reads its hash here, and "copy link" writes one. A value that cannot be used is replaced by
 // its default, and the notice names the keys that were.
 
+import { default_logits, default_names } from "./actions.mjs";
+import { logit_text, real_text } from "./digits.mjs";
+import {
+  Refusal, clean_names, count as rule_count, keys as rule_keys, logits as rule_logits, parse_number,
+  within as rule_within
+} from "./rules.mjs";
+
 const LINK_INDEX = /^[0-9]{1,2}$/;
 const LINK_WHOLE = /^[0-9]{1,10}$/; // a count: ten digits hold 2^32 − 1
 const FIELDS_MAX = 64;
@@ -24,24 +31,24 @@ export function default_state(rules, strings, lang, K) {
 
 // One key's value from its text, by its field's kind.
 function parse_value(f, text, rules) {
-  if (text.length > LONGEST) throw new RuleError("refused", `${f.link} is too long`);
+  if (text.length > LONGEST) throw new Refusal("refused", `${f.link} is too long`);
   if (f.kind === "logits") return rule_logits(text.split(",").map(parse_number), rules);
   if (f.kind === "names") return clean_names(text.split(","), rules);
   if (f.kind === "real") return rule_within(parse_number(text), f.bounds, f.refusal);
   if (f.kind === "index") {
-    if (!LINK_INDEX.test(text)) throw new RuleError("not_number", "a class index");
+    if (!LINK_INDEX.test(text)) throw new Refusal("not_number", "a class index");
     return Number(text);
   }
   if (f.kind === "count") {
-    if (!LINK_WHOLE.test(text)) throw new RuleError("not_whole", `${f.link} is not a whole number`);
+    if (!LINK_WHOLE.test(text)) throw new Refusal("not_whole", `${f.link} is not a whole number`);
     return rule_count(Number(text), f.bounds, f.refusal);
   }
   if (f.kind === "flag") {
-    if (text !== "0" && text !== "1") throw new RuleError("refused", f.link);
+    if (text !== "0" && text !== "1") throw new Refusal("refused", f.link);
     return text === "1";
   }
   if (f.kind === "keys") return rule_keys(text.split(","), f);
-  if (!f.choices.includes(text)) throw new RuleError("refused", f.link);
+  if (!f.choices.includes(text)) throw new Refusal("refused", f.link);
   return text;
 }
 
@@ -92,7 +99,7 @@ export function parse_link(pairs, lang, rules, strings) {
     try {
       values[key] = parse_value(linked.get(key), given.get(key), rules);
     } catch (e) {
-      if (!(e instanceof RuleError)) throw e;
+      if (!(e instanceof Refusal)) throw e;
       refuse(key);
     }
   }
@@ -127,7 +134,7 @@ function link_default(f, s, strings) {
   return s[f.key] === f.default;
 }
 
-function same_items(a, b) {
+export function same_items(a, b) {
   return a.length === b.length && a.every((n, k) => n === b[k]);
 }
 

@@ -3,6 +3,16 @@
 // from the `lexicon` source, which Python fills (app/vocabulary.py `packed`); every number is computed here
 // with decoding.mjs, the twin of core/decoding.py, core/attention.py and core/distillation.py.
 
+import {
+  alibi_bias, alibi_slopes, attention_weights, decode_kept, distillation_grad, router_weights
+} from "./decoding.mjs";
+import { fmt, fmt_text, logit_text } from "./digits.mjs";
+import { draw, set_if_changed, shown_theme } from "./draw.mjs";
+import { TEXT_EVERY } from "./gestures.mjs";
+import { now } from "./lesson.mjs";
+import { aside, escape_html, fill, grouped, info_html, label, value_span } from "./readouts.mjs";
+import { pairwise_sum, softmax } from "./softmax.mjs";
+
 // The teacher of the distillation figure: the reference's v = (3, 0, −1, −2), one less per further class.
 const TEACHER = [3, 0, -1, -2, -3, -4, -5, -6, -7, -8];
 const DISTILL_GRID = Array.from({ length: 121 }, (_, i) => 10 ** (-2 + i / 30)); // T from 0.01 to 100
@@ -91,7 +101,7 @@ function decoding_numbers(page, s, vocab) {
 }
 
 /** The slope m of ALiBi head h of the view's 8 (2^(−h)); 0 for head 0, no bias. */
-function head_slope(head) {
+export function head_slope(head) {
   return Number(head) > 0 ? alibi_slopes(8)[Number(head) - 1] : 0;
 }
 
@@ -177,7 +187,7 @@ function softmax_sources(s) {
 const follows = (page, live) => !(live && page.gesture && page.gesture.frames % TEXT_EVERY !== 1);
 
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
-function lm_frame(page, s, t, text, live = false) {
+export function lm_frame(page, s, t, text, live = false) {
   if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
   const vocab = vocabulary_of(page, s.vlang);
   const d = vocab ? decoding_numbers(page, s, vocab) : null;
@@ -220,7 +230,7 @@ export function distill_limit(v, z) {
 
 /** The view's figures for state s: shown with it, their axes' ends and ticks, the mark at its T, their texts
  * in the language, and their glyphs in the theme. */
-function draw_lm(page, s, t, live = false) {
+export function draw_lm(page, s, t, live = false) {
   const { a } = page;
   const figs = [a.lab_figs.vocab, a.lab_figs.attention, a.lab_figs.decay, a.lab_figs.router, a.lab_figs.distill];
   for (const fig of figs) set_if_changed(fig, { visible: s.lm });

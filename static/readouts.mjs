@@ -2,6 +2,8 @@
 // tests/digits_oracle.py). Class names always go through escape_html: a name a person typed is text, never
 // markup. Information readouts show the chosen unit first and the other one beside it.
 
+import { fmt, fmt_exp, fmt_exp_text, logit_text } from "./digits.mjs";
+
 export function escape_html(s) {
   return String(s).replace(/[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -13,13 +15,13 @@ export function fill(template, fields) {
   return template.replace(/\{(\w+)\}/g, (whole, key) => (key in fields ? String(fields[key]) : whole));
 }
 
-function with_minus(s) {
+export function with_minus(s) {
   return s.replace(/^-/, "\u2212");
 }
 
 // Three decimals, so a learner compares at a glance, and the exact size beside it when that is 0.000: the
 // loss never reaches 0 for finite logits.
-function fixed3(x, unit) {
+export function fixed3(x, unit) {
   const tiny = x > 0 && x < 5e-4 ? ` <span class="aside">(${fmt(x)})</span>` : "";
   return `${with_minus(x.toFixed(3))} ${unit}${tiny}`;
 }
@@ -29,7 +31,7 @@ function table_row(cells, tag, cls) {
   return `<tr${attr}>` + cells.map((c) => `<${tag}>${c}</${tag}>`).join("") + "</tr>";
 }
 
-function label(text) {
+export function label(text) {
   return `<span class="label">${text}</span>`;
 }
 
@@ -40,22 +42,22 @@ function name_span(name) {
 }
 
 // A readout's value with its exact number as data-value (for tests and tools), and a remark beside it.
-function value_span(x, text) {
+export function value_span(x, text) {
   return `<span class="value" data-value="${x}">${text}</span>`;
 }
 
-function aside(html) {
+export function aside(html) {
   return ` <span class="aside">${html}</span>`;
 }
 
 // A count with its thousands grouped, as both languages write it: 50,000.
-function grouped(n) {
+export function grouped(n) {
   return n.toLocaleString("en");
 }
 
 /** An information readout's value: `nats` in the unit state s chose, the other unit beside it; `exact` adds
  * the value in nats as the value's data-value (for tests and tools). */
-function info_html(nats, s, t, exact = false) {
+export function info_html(nats, s, t, exact = false) {
   const bits = s.units === "bits";
   const [unit, other] = bits ? [t.bits, t.nats] : [t.nats, t.bits];
   const [first, second] = bits ? [nats / Math.LN2, nats] : [nats, nats / Math.LN2];

@@ -99,10 +99,10 @@ function checked_max(x) {
   return m;
 }
 
-const float_row = (z) => (z instanceof Float64Array ? z : Float64Array.from(z));
+export const float_row = (z) => (z instanceof Float64Array ? z : Float64Array.from(z));
 
 // softmax(z, T) as a Float64Array, divided in place: decoding.mjs keeps a row of 50,000 words in it, uncopied.
-function softmax_row(z, T) {
+export function softmax_row(z, T) {
   const x = float_row(z);
   const m = checked_max(x);
   check_temperature(T);

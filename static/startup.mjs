@@ -1,6 +1,19 @@
 // Start-up, links, the server, and what fired the callback. One CustomJS runs this bundle for every trigger
 // (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
 
+import {
+  clear_selection, element_of, event_origin, figure_canvas, hold_then_drag, painted_titles, quiet_slides,
+  quiet_styles, shadow_of, untabbable
+} from "./bokeh_adapter.mjs";
+import { on_control } from "./controls.mjs";
+import { draw, every_figure, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
+import { lesson_numbers, wrapped } from "./frame.mjs";
+import { end_gesture, on_input_change, on_input_key, on_logits, on_pan, pause, whole } from "./gestures.mjs";
+import { now, on_state, on_wire, page_of, same_json } from "./lesson.mjs";
+import { link_of, link_pairs, parse_link } from "./link.mjs";
+import { caption_text } from "./readouts.mjs";
+import { FOLD_QUERIES, on_guess, stored_tour, tour_opened } from "./tour.mjs";
+
 /** Once per page, at the logit figure's first layout; at later layouts of either figure (a new width, lecture
  * mode's height) the frame is fitted to them again. */
 function ready(page) {
@@ -132,7 +145,7 @@ function read_link(page, link = location.hash) {
 
 // The served app's own address comes from Python (the page may sit inside a course page at another
 // address); a notebook has no address of its own, so it gives the keys to put after an explainer's "#".
-function copy_link(page) {
+export function copy_link(page) {
   const { a } = page;
   const link = link_of(now(page), a.strings, a.rules);
   const url = a.mode === "served" ? `${served_home(page).url}?${link}`
@@ -148,7 +161,7 @@ function copy_link(page) {
 
 // The two figures side by side, and under them a caption that says what they show (T, ε, K, the true class,
 // the loss), in the theme's colours: a slide made from the PNG needs no note of its settings.
-function download_png(page) {
+export function download_png(page) {
   const { a } = page;
   const s = now(page);
   const layers = Object.values(a.figs).map((fig) => figure_canvas(page, fig));

@@ -2,6 +2,17 @@
 // step's check reads from a lesson, the lesson entering a step makes, whether a lesson does its task and what it
 // still misses), the step's text with its live numbers, and the path's three buttons.
 
+import { element_of } from "./bokeh_adapter.mjs";
+import { router_weights } from "./decoding.mjs";
+import { fmt, fmt_exp, real_text } from "./digits.mjs";
+import { draw, set_if_changed, show } from "./draw.mjs";
+import { OVERFLOW_AT } from "./lab.mjs";
+import { act, now } from "./lesson.mjs";
+import { default_state } from "./link.mjs";
+import { alibi_relative, head_slope } from "./lm_view.mjs";
+import { escape_html, fill, fixed3, with_minus } from "./readouts.mjs";
+import { cross_entropy, entropy, label_smoothing_floor, logsumexp, softmax, uniform_loss } from "./softmax.mjs";
+
 const TOUR_KEPT = ["lang", "theme", "lecture", "lock", "hide", "step", "tour", "units"];
 
 /** What a step's check reads from lesson state s (app/tour.py `quantities`). */
@@ -160,7 +171,7 @@ export function tour_html(n, s, t, steps, missing, seen, guess, fold = false) {
 /** Draw the path for state s and its frame's numbers n (draw.mjs draw): its Divs, shown while the path is; its
  * set-up button says "undo" while the lesson is the one it set up; a step done is remembered. Answers whether
  * the step is done (null when the path is hidden), for the live region. */
-function draw_tour(page, n, s, t, live) {
+export function draw_tour(page, n, s, t, live) {
   const { a } = page;
   for (const div of Object.values(a.tour)) set_if_changed(div, { visible: s.tour });
   const step = a.steps[s.step - 1];
@@ -188,11 +199,11 @@ function draw_tour(page, n, s, t, live) {
 // Where the step's paragraph folds behind a line: a phone, and lecture mode on a screen under 900 px tall, where
 // the figures, T and the loss must share the first screen with the path (static/explainer.css hides the dots of
 // the path there too). Start-up draws again when either query changes.
-const FOLD_QUERIES = ["(max-width: 599.98px)", "(max-height: 899.98px)"];
+export const FOLD_QUERIES = ["(max-width: 599.98px)", "(max-height: 899.98px)"];
 
 const matches = (query) => window.matchMedia?.(query).matches ?? false;
 
-function on_phone() {
+export function on_phone() {
   return matches(FOLD_QUERIES[0]);
 }
 
@@ -238,7 +249,7 @@ function show_path(page, frames = 30) {
 /** What the live region says of the path, given whether the step is done (draw_tour's answer): the step when it
  * changes, the task once it is done (and the same again while the lesson stays as it was then: a later drawing
  * of the same lesson is no news). */
-function tour_live(page, s, t, done) {
+export function tour_live(page, s, t, done) {
   if (!s.tour) return "";
   const said = page.tour_said;
   if (said && same_lesson(said.s, s)) return said.text;
@@ -257,7 +268,7 @@ function tour_live(page, s, t, done) {
 // forgets).
 const TOUR_STORE = "softmax-explainer.tour";
 
-function stored_tour() {
+export function stored_tour() {
   try {
     const kept = JSON.parse(window.localStorage.getItem(TOUR_STORE) ?? "{}");
     return { step: Number.isInteger(kept.step) ? kept.step : null, seen: Array.isArray(kept.seen) ? kept.seen : [] };
@@ -288,7 +299,7 @@ function same_lesson(s, other) {
 // The path's buttons (controls.mjs COMMANDS): next and back enter the step they move to (tour_enter: what its
 // text describes, with no set-up to press); "start again" enters the step again from its initial logits, and
 // pressed again before anything else changes, puts the lesson back as it was.
-function tour_move(page, by) {
+export function tour_move(page, by) {
   const { a } = page;
   const s = now(page);
   const step = Math.min(a.steps.length, Math.max(1, s.step + by));
@@ -301,7 +312,7 @@ function tour_move(page, by) {
 
 // A choice pressed in a step's prediction (the status Div's buttons, startup.mjs): kept for the step while the
 // page is open, and the task shown with whether it was right.
-function on_guess(page, ev) {
+export function on_guess(page, ev) {
   const button = ev.target.closest?.("button[data-guess]");
   if (!button) return;
   const s = now(page);
@@ -309,7 +320,7 @@ function on_guess(page, ev) {
   draw(page, s);
 }
 
-function tour_setup(page) {
+export function tour_setup(page) {
   const { a } = page;
   const s = now(page);
   if (page.tour_undo && same_lesson(page.tour_undo.after, s)) {

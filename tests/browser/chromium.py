@@ -1,13 +1,17 @@
 """How the tests and the benchmarks start the system Chromium: one place, imported by both (not a conftest)."""
 
-import base64
 import os
 import shutil
+
+from app.bundle import read
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOCAL = ("file:", "data:", "blob:", "about:")
-IMPORT = "async (src) => { window.twin = await import('data:text/javascript;charset=utf-8;base64,' + src); }"
+# The page's modules are served from a made-up origin, each as it is in static/: the browser resolves their imports.
+ORIGIN = "http://modules.test"
+IMPORT = ("async (names) => { window.twin = Object.assign({}, "
+          "...await Promise.all(names.map((n) => import(`/${n}`)))); }")
 
 
 def executable():
@@ -19,8 +23,13 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=executable(), args=ARGS)
 
 
-def module_page(browser, source):
-    """A blank page whose `window.twin` is the ES module `source` (one file of static/, or the whole bundle)."""
+def module_page(browser, names):
+    """A blank page whose `window.twin` holds the exports of the static/ modules `names`, imported by the browser
+    with everything they import."""
     page = browser.new_page()
-    page.evaluate(IMPORT, base64.b64encode(source.encode("utf-8")).decode())
+    page.route(f"{ORIGIN}/**", lambda route: route.fulfill(
+        content_type="text/html" if route.request.url == f"{ORIGIN}/" else "text/javascript",
+        body="" if route.request.url == f"{ORIGIN}/" else read(route.request.url.removeprefix(f"{ORIGIN}/"))))
+    page.goto(f"{ORIGIN}/")
+    page.evaluate(IMPORT, list(names))
     return page

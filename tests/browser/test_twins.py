@@ -1,6 +1,6 @@
-"""The Python twins (app/) and the JavaScript twins (static/) read links and names alike, in the page's bundle.
+"""The Python twins (app/) and the JavaScript twins (static/) read links and names alike, in Chromium.
 
-The whole bundle the page runs (app/bundle.py) is loaded into Chromium as one module. The link parsers are
+The page's modules are imported by Chromium itself (static/link.mjs and all it imports). The link parsers are
 compared on generated text (Hypothesis), the name rules on odd names. The core, the actions and the links of
 the shared fixture are compared under `node --test` (tests/js/twins.test.mjs), and so is the page's renderer,
 the only one: its numbers against core's, every shown digit against tests/digits_oracle.py
@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import link, rules
-from app.bundle import bundle
 from app.fields import FIELDS
 from app.strings import TEXT
 from tests import test_names
@@ -21,7 +20,7 @@ from tests.browser.chromium import module_page
 
 @pytest.fixture(scope="module")
 def js(browser):
-    page = module_page(browser, bundle())
+    page = module_page(browser, ["link.mjs", "rules.mjs"])
     # The rules and the strings once, not with each example (the rules' table of look-alikes is large).
     page.evaluate("([r, s]) => { window.rules = r; window.strings = s; }", [rules.rules_data(), TEXT])
     yield page

@@ -1,16 +1,15 @@
 // static/calibration.mjs against core/calibration.py: `node --test tests/js/`. The fixture
-// (tests/js/fixtures/calibration.json, written by tests/js/make_calibration.py; tests/test_js_tier.py passes a
-// fresh one in CALIBRATION_FIXTURE) holds Python's answers; the data is the shipped file itself. The twin runs
-// joined after softmax.mjs, whose functions it uses, as the page's bundle joins them.
+// (tests/js/make_calibration.py, written by tests/js/fixtures.py) holds Python's answers; the data is the shipped
+// file itself.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-const path = process.env.CALIBRATION_FIXTURE ?? new URL("./fixtures/calibration.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
-const source = ["softmax.mjs", "calibration.mjs"]
-  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
-const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+import { fixture as read_fixture } from "./fixture.mjs";
+
+import * as twin from "../../static/calibration.mjs";
+
+const fixture = read_fixture("calibration.json");
 const rows = JSON.parse(readFileSync(new URL("../../app/data/digits_logits.json", import.meta.url), "utf-8")).rows;
 const split = (name) => rows.filter((r) => r.split === name);
 const [val, test_rows] = [split("val"), split("test")];

@@ -1,16 +1,16 @@
 // static/decoding.mjs against core/decoding.py, core/attention.py and core/distillation.py: `node --test tests/js/`.
-// The fixture (tests/js/fixtures/decoding.json, written by tests/js/make_decoding.py; tests/test_js_tier.py passes
-// a fresh one in DECODING_FIXTURE) holds Python's answers. The twin runs joined after softmax.mjs, whose
-// functions it uses, as the page's bundle would join them.
+// The fixture (tests/js/make_decoding.py, written by tests/js/fixtures.py) holds Python's answers.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-const path = process.env.DECODING_FIXTURE ?? new URL("./fixtures/decoding.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
-const source = ["softmax.mjs", "decoding.mjs"]
-  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
-const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+import { fixture as read_fixture } from "./fixture.mjs";
+
+import * as decoding from "../../static/decoding.mjs";
+import * as softmax from "../../static/softmax.mjs";
+
+const fixture = read_fixture("decoding.json");
+const twin = { ...decoding, ...softmax };
 
 const near = (got, want, rel = 1e-12, abs = 1e-300) => Math.abs(got - want) <= rel * Math.abs(want) + abs;
 function all_near(got, want, what) {

@@ -1,15 +1,14 @@
 // static/digits.mjs against the oracle (tests/digits_oracle.py: mpmath and exact fractions): `node --test tests/js/`.
-// The fixture (tests/js/fixtures/digits.json, written by tests/js/make_digits.py; tests/test_js_tier.py passes a
-// fresh one in DIGITS_FIXTURE) holds doubles with the oracle's string for each function. Every comparison is
-// exact: a shown digit is right or wrong.
+// The fixture (tests/js/make_digits.py, written by tests/js/fixtures.py) holds doubles with the oracle's string for
+// each function. Every comparison is exact: a shown digit is right or wrong.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
+
+import { fixture as read_fixture } from "./fixture.mjs";
 
 import { fmt, fmt_exp, fmt_exp_text, logit_text, real_text } from "../../static/digits.mjs";
 
-const path = process.env.DIGITS_FIXTURE ?? new URL("./fixtures/digits.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
+const fixture = read_fixture("digits.json");
 const NUMBER = { inf: Infinity, "-inf": -Infinity, nan: NaN };
 const cases = fixture.cases.map(([u, ...want]) => [Object.hasOwn(NUMBER, u) ? NUMBER[u] : u, ...want]);
 

@@ -1,18 +1,19 @@
 // The page's renderer against the truth, on whole lessons: `node --test tests/js/`.
-// The fixture (tests/js/fixtures/lessons.json, written by tests/js/make_lessons.py; tests/test_js_tier.py passes a
-// fresh one in LESSONS_FIXTURE) holds the states of tests/twin_cases.py and lessons on exact decimal ties, each
-// with core's numbers (Lesson.numbers()) and the strings the oracle (tests/digits_oracle.py) writes for them.
-// Numbers are compared to 1e-12 relative, strings exactly. The renderer is the page's own bundle: the static/
-// files joined in app/bundle.py's order, as the page runs them (they share one scope).
+// The fixture (tests/js/make_lessons.py, written by tests/js/fixtures.py) holds the states of tests/twin_cases.py
+// and lessons on exact decimal ties, each with core's numbers (Lesson.numbers()) and the strings the oracle
+// (tests/digits_oracle.py) writes for them. Numbers are compared to 1e-12 relative, strings exactly. The renderer
+// is the page's own modules, imported as the page's bundle imports them.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-const path = process.env.LESSONS_FIXTURE ?? new URL("./fixtures/lessons.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
-const source = fixture.bundle_files
-  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
-const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+import { fixture as read_fixture } from "./fixture.mjs";
+
+import * as digits from "../../static/digits.mjs";
+import * as frame from "../../static/frame.mjs";
+import * as readouts from "../../static/readouts.mjs";
+
+const fixture = read_fixture("lessons.json");
+const twin = { ...digits, ...frame, ...readouts };
 const { rules, strings, view } = fixture;
 
 const NUMBER = { inf: Infinity, "-inf": -Infinity, nan: NaN };

@@ -1,13 +1,13 @@
-"""Write tests/js/fixtures/calibration.json: core/calibration.py's answers, for `node --test`.
+"""The fixture calibration.json for `node --test`: core/calibration.py's answers.
 
-    python tests/js/make_calibration.py
+build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/calibration.test.mjs checks static/calibration.mjs against them: on the shipped held-out data
 (app/data/digits_logits.json, which the test reads itself) at several temperatures and every choice of bins,
 the fit on the validation split with its iterates, small cases with confidences on the bins' edges, and fits on
 generated sets (those where Newton's step rounded to β and the fit did not converge, issue 36; a minimiser at
 T = 1; logits scaled by 2^±300 and 2^±600; random sets with ties) with every iterate.
-tests/test_js_tier.py checks that the file is what this script writes.
+
 """
 
 import json
@@ -24,7 +24,6 @@ import numpy as np  # noqa: E402
 from app import calibration as shipped  # noqa: E402
 from core import calibration as cal  # noqa: E402
 
-OUT = HERE / "fixtures" / "calibration.json"
 TEMPERATURES = (0.05, 0.3, 1.0, 2.357694835801585, 7.0, 20.0)
 EDGES = [[0.0, 0.05, 0.1, 0.2, 0.3, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3, 0.45], [1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0]]
 
@@ -76,8 +75,3 @@ def build():
                   "by_bins": {str(M): answers(np.array(EDGES[0]), np.array(EDGES[1]), M) for M in (3, 10, 15, 20)}},
     }
     return json.dumps(fixture, allow_nan=False, separators=(",", ":")) + "\n"
-
-
-if __name__ == "__main__":
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

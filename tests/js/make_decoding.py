@@ -1,6 +1,6 @@
-"""Write tests/js/fixtures/decoding.json: core's decoding, attention and distillation answers, for `node --test`.
+"""The fixture decoding.json for `node --test`: core's decoding, attention and distillation answers.
 
-    python tests/js/make_decoding.py
+build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/decoding.test.mjs checks static/decoding.mjs against them: the top-k, top-p and min-p masks of
 distributions with exact ties (small integer weights over their sum), shuffled and in rank order, at every k
@@ -8,7 +8,7 @@ and at levels that fall on their running sums, the decoding pipeline in each ord
 equal or underflows where z/T does not), a router's weights in both orders (a tie at the k-th broken by the lower
 index), ALiBi's slopes for 1 to 64 heads, bias and biased weights, the distillation loss and gradient from
 T = 0.5 to 100, and top-p and top-k on a real vocabulary in rank order, as runs of kept words.
-tests/test_js_tier.py checks that the file is what this script writes.
+
 """
 
 import json
@@ -25,7 +25,6 @@ import numpy as np  # noqa: E402
 import core  # noqa: E402
 from app import vocabulary  # noqa: E402
 
-OUT = HERE / "fixtures" / "decoding.json"
 LEVELS = (0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 0.99, 1.0)
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0, 20.0, 100.0)
 VOCABULARY_LEVELS = (0.5, 0.8, 0.9, 0.95)
@@ -107,8 +106,3 @@ def build():
                "numpy": np.__version__, "cases": cases, "router": router, "alibi": alibi, "distill": distill,
                "vocabulary": on_vocabulary()}
     return json.dumps(fixture, allow_nan=False, separators=(",", ":")) + "\n"
-
-
-if __name__ == "__main__":
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

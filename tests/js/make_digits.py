@@ -1,13 +1,13 @@
-"""Write tests/js/fixtures/digits.json: doubles with the oracle's display of each, for `node --test`.
+"""The fixture digits.json for `node --test`: doubles with the oracle's display of each.
 
-    python tests/js/make_digits.py
+build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/digits.test.mjs checks that static/digits.mjs writes exactly what the oracle (tests/digits_oracle.py:
 mpmath and exact fractions, written apart from the page) writes, for every function it has: fmt, fmt_exp,
 fmt_exp_text and logit_text, with JavaScript's own String against the oracle's `js_string` (which logit_text's
 truth is built on). The doubles: hand cases, doubles next to every kind of display boundary (near_ties), seeded
 random doubles across the app's range and across all doubles, and every number the lessons of
-tests/twin_cases.py show. tests/test_js_tier.py checks that the file is what this script writes.
+tests/twin_cases.py show.
 """
 
 import json
@@ -35,8 +35,6 @@ from tests.digits_oracle import (  # noqa: E402
     shown_exp_text,
 )
 from tests.twin_cases import STATES  # noqa: E402
-
-OUT = HERE / "fixtures" / "digits.json"
 
 HAND = [
     -744.0, -743.0,  # e^u subnormal: 7.67×10⁻³²⁴, 2.09×10⁻³²³ (issue 7)
@@ -91,8 +89,3 @@ def build():
         "cases": cases,
     }
     return json.dumps(fixture, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
-
-
-if __name__ == "__main__":
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

@@ -1,10 +1,9 @@
-"""Write tests/js/fixtures/rules.json: the rules as the page receives them, and names with Python's answers.
+"""The fixture rules.json for `node --test`: the rules as the page receives them, and names with Python's answers.
 
-    python tests/js/make_fixture.py
+build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/rules.test.mjs (run by `node --test tests/js/`) gives static/rules.mjs these rules and checks that
-its name_key and clean_name answer as app/rules.py does for every name here. tests/test_names.py checks that
-the file is what this script writes, so rerun it after changing the rules.
+its name_key and clean_name answer as app/rules.py does for every name here.
 """
 
 import json
@@ -17,8 +16,6 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from app.rules import Refusal, blank_ranges, clean_name, confusables, name_key, rules_data  # noqa: E402
 from app.strings import TEXT  # noqa: E402
-
-OUT = HERE / "fixtures" / "rules.json"
 
 TRICKY = [
     # Latin and its look-alikes: Cyrillic, Greek, fullwidth, mathematical, ligatures, rn/m, digits.
@@ -82,13 +79,3 @@ def build():
         "single_keys": "\n".join(keys),
     }
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def main():
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size} bytes)", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
-"""Write tests/js/fixtures/lessons.json: lessons with core's numbers and the oracle's strings, for `node --test`.
+"""The fixture lessons.json for `node --test`: lessons with core's numbers and the oracle's strings.
 
-    python tests/js/make_lessons.py
+build() makes it; tests/js/fixtures.py writes it.
 
 The page is the only renderer: static/frame.mjs computes a lesson's numbers and figure data, static/readouts.mjs
 its readouts, static/digits.mjs their digits. tests/js/lessons.test.mjs checks them against this file on the
@@ -24,7 +24,6 @@ sys.path.insert(0, str(HERE.parents[1]))
 import mpmath  # noqa: E402
 import numpy as np  # noqa: E402
 
-from app.bundle import FILES  # noqa: E402
 from app.document import SOURCES, VIEW  # noqa: E402
 from app.rules import rules_data  # noqa: E402
 from app.state import _lesson_numbers  # noqa: E402
@@ -32,7 +31,6 @@ from app.strings import TEXT  # noqa: E402
 from tests.digits_oracle import logit_text, shown, shown_exp, shown_exp_text, to_fixed  # noqa: E402
 from tests.twin_cases import STATES, base_state  # noqa: E402
 
-OUT = HERE / "fixtures" / "lessons.json"
 LN2 = math.log(2)  # the double Math.LN2 is
 
 # Equal logits give exact decimals (p = 1/K), so −∂L/∂z and y′ land on display ties: where the page's numbers
@@ -132,14 +130,8 @@ def build():
     fixture = {
         "produced_by": "tests/js/make_lessons.py",
         "python": platform.python_version(), "numpy": np.__version__, "mpmath": mpmath.__version__,
-        "bundle_files": list(FILES),
         "view": VIEW, "sources": {name: list(columns) for name, columns in SOURCES.items()},
         "rules": rules_data(), "strings": TEXT,
         "lessons": lessons,
     }
     return json.dumps(fixture, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
-
-
-if __name__ == "__main__":
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

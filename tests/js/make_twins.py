@@ -1,11 +1,10 @@
-"""Write tests/js/fixtures/twins.json: the shared cases with the Python twins' answers, for `node --test`.
+"""The fixture twins.json for `node --test`: the shared cases with the Python twins' answers.
 
-    python tests/js/make_twins.py
+build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/twins.test.mjs checks the JavaScript twins against it: static/softmax.mjs against core/ on
 tests/parity_cases.py (to 1e-12 relative), static/actions.mjs against app/actions.py and static/link.mjs against
-app/link.py on tests/twin_cases.py (exactly). tests/test_js_tier.py checks that the file is what this script
-writes, so rerun it after changing a twin or a case. Numbers JSON cannot hold are written as "inf", "-inf" and
+app/link.py on tests/twin_cases.py (exactly). Numbers JSON cannot hold are written as "inf", "-inf" and
 "nan".
 """
 
@@ -23,15 +22,12 @@ import numpy as np  # noqa: E402
 
 import core  # noqa: E402
 from app import actions, fields, link, rules, tour  # noqa: E402
-from app.bundle import FILES  # noqa: E402
 from app.steps import STEPS  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 from core import floating, sampling  # noqa: E402
 from tests.digits_oracle import logit_text, real_text  # noqa: E402
 from tests.parity_cases import cases  # noqa: E402
 from tests.twin_cases import BOKEH_KEYS, DONE_BY, HAND, MALFORMED, STATES, VALID, base_state  # noqa: E402
-
-OUT = HERE / "fixtures" / "twins.json"
 
 
 def plain(value):
@@ -191,7 +187,6 @@ def build():
     fixture = {
         "produced_by": "tests/js/make_twins.py",
         "python": platform.python_version(), "numpy": np.__version__,
-        "bundle_files": list(FILES),
         "rules": rules.rules_data(), "strings": TEXT,
         "core": [{"case": list(c), "truth": core_truth(*c)} for c in cases()],
         "actions": [{"state": s, "answers": action_answers(s)} for s in action_states],
@@ -205,8 +200,3 @@ def build():
         "float16": float16_cases(),
     }
     return json.dumps(plain(fixture), ensure_ascii=False, indent=0) + "\n"
-
-
-if __name__ == "__main__":
-    OUT.write_text(build(), encoding="utf-8")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")

@@ -1,14 +1,14 @@
 // static/rules.mjs against app/rules.py: `node --test tests/js/`.
-// The fixture (tests/js/fixtures/rules.json, written by tests/js/make_fixture.py; tests/test_names.py passes a
-// fresh one in RULES_FIXTURE) holds rules_data() and Python's name_key and clean_name answers.
+// The fixture (tests/js/make_fixture.py, written by tests/js/fixtures.py) holds rules_data() and Python's name_key
+// and clean_name answers.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { RuleError, clean_name, clean_names, name_key } from "../../static/rules.mjs";
+import { fixture as read_fixture } from "./fixture.mjs";
 
-const path = process.env.RULES_FIXTURE ?? new URL("./fixtures/rules.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
+import { Refusal, clean_name, clean_names, name_key } from "../../static/rules.mjs";
+
+const fixture = read_fixture("rules.json");
 const rules = fixture.rules;
 const show = (s) => Array.from(s, (c) => "U+" + c.codePointAt(0).toString(16).toUpperCase()).join(" ");
 
@@ -29,7 +29,7 @@ test("clean_name keeps or refuses every name as Python does", () => {
     if (refusal === null) {
       assert.equal(clean_name(name, rules), clean, show(name));
     } else {
-      assert.throws(() => clean_name(name, rules), (e) => e instanceof RuleError && e.key === refusal, show(name));
+      assert.throws(() => clean_name(name, rules), (e) => e instanceof Refusal && e.key === refusal, show(name));
     }
   }
 });

@@ -1,16 +1,22 @@
 // The JavaScript twins against the Python ones, on the shared cases: `node --test tests/js/`.
-// The fixture (tests/js/fixtures/twins.json, written by tests/js/make_twins.py; tests/test_js_tier.py passes a
-// fresh one in TWINS_FIXTURE) holds each case with Python's answer. The twins are the page's own bundle: the
-// static/ files joined in app/bundle.py's order, as the page runs them (they share one scope).
+// The fixture (tests/js/make_twins.py, written by tests/js/fixtures.py) holds each case with Python's answer. The
+// twins are the page's own modules, imported as the page's bundle imports them.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-const path = process.env.TWINS_FIXTURE ?? new URL("./fixtures/twins.json", import.meta.url);
-const fixture = JSON.parse(readFileSync(path, "utf-8"));
-const source = fixture.bundle_files
-  .map((name) => readFileSync(new URL(`../../static/${name}`, import.meta.url), "utf-8")).join("\n");
-const twin = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+import { fixture as read_fixture } from "./fixture.mjs";
+
+import * as actions from "../../static/actions.mjs";
+import * as lab from "../../static/lab.mjs";
+import * as lesson from "../../static/lesson.mjs";
+import * as link from "../../static/link.mjs";
+import * as rules_module from "../../static/rules.mjs";
+import * as sampling from "../../static/sampling.mjs";
+import * as softmax from "../../static/softmax.mjs";
+import * as tour from "../../static/tour.mjs";
+
+const fixture = read_fixture("twins.json");
+const twin = { ...actions, ...lab, ...lesson, ...link, ...rules_module, ...sampling, ...softmax, ...tour };
 const { rules, strings } = fixture;
 
 const NUMBER = { inf: Infinity, "-inf": -Infinity, nan: NaN };
@@ -118,7 +124,7 @@ test("both gatekeepers take and refuse the same whole states, and clean them ali
   assert.ok(refused >= 40 && fixture.whole_states.length - refused >= 30, "both kinds of case are there");
   for (const { state, checked } of fixture.whole_states) {
     const shown = JSON.stringify(state);
-    if (checked === null) assert.throws(() => twin.checked_state(state, rules), twin.RuleError, shown);
+    if (checked === null) assert.throws(() => twin.checked_state(state, rules), twin.Refusal, shown);
     else assert.deepEqual(twin.checked_state(state, rules), checked, shown);
   }
 });
