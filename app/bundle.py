@@ -120,16 +120,18 @@ class Module:
 
 def modules(entry=ENTRY, read=read):
     """The modules reached from `entry` through imports, each after the ones it imports (a cycle is entered
-    once, where it is first met); ValueError for an import of a missing file or name."""
+    once, where it is first met); MissingFile for an import of a file that is not there, ValueError for a name
+    its file does not export."""
     found, order = {}, []
 
     def visit(name, importer):
         if name in found:
             return
         try:
-            found[name] = Module.parse(name, read(name))
-        except MissingFile:
-            raise ValueError(f"static/{importer} imports ./{name}, which is not in static/") from None
+            text = read(name)
+        except MissingFile as e:
+            raise MissingFile(f"{e} (static/{importer} imports it)") from None
+        found[name] = Module.parse(name, text)
         for source in found[name].imports:
             visit(source, name)
         order.append(found[name])
