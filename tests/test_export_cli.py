@@ -265,6 +265,26 @@ def test_a_tex_looking_class_name_stays_text_and_adds_no_mathjax():
 # ---- Writing a file loses nothing (app/files.py). No test touches a real device file. ----
 
 
+# The page is a pure function of the lesson's state (app/export.py page_html builds it from lesson.state() alone),
+# and these tests are about what reaches the disk: a page is built once per distinct lesson in this file.
+PAGES = {}
+
+
+@pytest.fixture(autouse=True)
+def page_once_per_lesson(monkeypatch):
+    from app import export
+
+    build = export.page_html
+
+    def page_html(lesson):
+        key = json.dumps(lesson.state(), sort_keys=True)
+        if key not in PAGES:
+            PAGES[key] = build(lesson)
+        return PAGES[key]
+
+    monkeypatch.setattr(export, "page_html", page_html)
+
+
 def export_to(path, capsys, *options):
     from app.export import main
 

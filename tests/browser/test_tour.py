@@ -241,16 +241,23 @@ def predict(pg, t, step, wrong):
     assert shown == plain(said).format(**{f"name{k}": name for k, name in enumerate(s["names"][:3])})
 
 
-# Korean in the exported page only: a served page draws the same explainer document (app/page.py), and what the
-# language changes is the page's alone. The exported English walk makes the slips.
-@pytest.mark.parametrize(("open_page", "lang", "slips"), [("served", "en", False), ("exported", "en", True),
-                                                          ("exported", "ko", False)], indirect=["open_page"])
-def test_every_step_is_entered_with_next_alone_and_done_by_a_real_gesture(open_page, lang, slips):  # noqa: F811
-    p = open_page(f"lang={lang}")
+# One walk through the whole path, as a learner who slips and changes language half-way: served (so Python's
+# lesson must agree after every gesture), English with the slips for the first half of the article and Korean,
+# chosen with the page's own language menu, from the calibration step to the last. The exported page runs the
+# same modules; every other test of the path runs in both.
+SWITCH_AT = next(k for k, step in enumerate(STEPS, 1) if step.id == "calibration")
+
+
+def test_every_step_is_entered_with_next_alone_and_done_by_a_real_gesture(served_page):
+    p = served_page
     pg = p.pg
-    t = TEXT[lang]
+    t = TEXT["en"]
     assert [s.id for s in STEPS] == list(GESTURES)
     for k, step in enumerate(STEPS, 1):
+        if k == SWITCH_AT:
+            handle(pg, "lang", "select").select_option(label=t["lang_options"]["ko"])
+            lp.wait_state(pg, "(s) => s.lang === 'ko'")
+            t = TEXT["ko"]
         title = plain(t["tour_steps"][step.id]["title"])
         assert status(pg)["of"] == f"{t['tour_of'].format(k=k, n=len(STEPS))} · {title}"
         s = lp.state(pg)
@@ -260,15 +267,16 @@ def test_every_step_is_entered_with_next_alone_and_done_by_a_real_gesture(open_p
             lp.click(pg, "tour_setup")
             assert lp.prop(pg, "tour_setup", "label") == t["tour_undo"]
             lp.click(pg, "tour_setup")
-            lp.wait_until(lambda: lp.prop(pg, "tour_setup", "label") == t["tour_setup"])
+            lp.wait_until(lambda label=t["tour_setup"]: lp.prop(pg, "tour_setup", "label") == label)
             assert lp.state(pg) == {**s, "notice": ""}
-        if step.predict is not None:
-            predict(pg, t, step, wrong=slips)
-        if slips and step.id in SLIPS:
+        if step.predict is not None:  # wrong, then right, in turn: both verdicts are read
+            predict(pg, t, step, wrong=k % 2 == 0)
+        if step.id in SLIPS:
             SLIPS[step.id](pg, t)
         GESTURES[step.id](pg, t)
         s = lp.state(pg)
         assert done(pg) and tour.done(step, s), (step.id, s)
+        lp.wait_until(lambda: p.lesson.state() == lp.state(pg))
         check_live_numbers(pg)
         assert live_region(pg) == t["tour_live_done"].format(done=plain(t["tour_steps"][step.id]["done"]))
         if k < len(STEPS):
@@ -278,6 +286,7 @@ def test_every_step_is_entered_with_next_alone_and_done_by_a_real_gesture(open_p
             title = plain(t["tour_steps"][STEPS[k].id]["title"])
             assert live_region(pg) == t["tour_live"].format(k=k + 1, n=len(STEPS), title=title)
     assert lp.prop(pg, "tour_next", "disabled"), "no step after the last"
+    assert p.records.tracebacks(p.first) == []
 
 
 # Every point's height in the page (its canvas's top in the document plus its screen y) and the figures' tops.
