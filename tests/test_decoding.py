@@ -307,7 +307,7 @@ def test_the_pipeline_keeps_what_transformers_warpers_keep_in_every_order(z, T, 
     # exp turns a score's rounding (half an ulp of z/T) into as large a relative error of p: a float32 score of
     # 262 (z = 13.1 at T = 0.05) is rounded by 1.5e-5, and p of 1e-27 then differs by that much between two
     # float32 computations of the same softmax.
-    rel = (1e-12 if dtype == np.float64 else 1e-5) + 4 * np.finfo(dtype).eps * float(np.max(np.abs(x / dtype(T))))
+    rel = (1e-12 if dtype == np.float64 else 1e-5) + 4 * float(np.finfo(dtype).eps * np.max(np.abs(x / dtype(T))))
     assert p == pytest.approx(hf_p, rel=rel, abs=1e-300 if dtype == np.float64 else 1e-37)
 
 
