@@ -5,6 +5,39 @@
 
 const VIEWS = new WeakMap(); // model → its view, while that view is in the page: find_one walks every view
 
+// What the adapter keeps, on the window rather than in the module: BokehJS compiles this module anew for a
+// trigger that fires before its first compile is done (static/lesson.mjs), and a change to Bokeh's methods made
+// by one copy must see what another copy registers. The changes sit on prototypes shared by every Bokeh view in
+// the window (a notebook's other cells, a course page's own plots): each applies to a view under one of the
+// explainer's `roots` and leaves any other view to Bokeh's own method.
+const KEPT = (globalThis.__softmax_explainer_bokeh ??= {
+  roots: new WeakSet(), // the root models of the explainer's documents
+  mine: new WeakSet(), // views found to be under one of them: a view's parents never change
+  panels: new WeakMap(), // plot view → the models its side panels show and the generation they were measured at
+  steady: new WeakSet(), // plot views whose paints are in a gesture
+  measured: 0, // a new generation whenever a font loads: every label's size may have changed with it
+});
+
+/** Whether a view is the explainer's: it or one of its parents (a renderer's plot, a plot's layout) is a root's. */
+function owned(view) {
+  if (KEPT.mine.has(view)) return true;
+  for (let v = view; v; v = v.parent) {
+    if (KEPT.roots.has(v.model)) {
+      KEPT.mine.add(view);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Make `fig`'s document root the explainer's: the page's changes to Bokeh apply under it (View.parent up to the
+ * root view). Before any of them, at the first layout. */
+export function own(page, fig) {
+  let v = view_of(page, fig);
+  while (v?.parent) v = v.parent;
+  if (v) KEPT.roots.add(v.model);
+}
+
 /** The view of `model` in this page (`context.index`: ViewManager.find_one). */
 function view_of(page, model) {
   const known = VIEWS.get(model);
@@ -74,14 +107,14 @@ export function repaint_clean(page, fig) {
 }
 
 /** A point pressed and held still before it moves is still dragged. Bokeh turns a pointer held still for 300 ms
- * into a press (UIGestures.press_threshold), and a press never becomes a pan: a learner who holds a point
- * first, or a busy page that handles the first move late, would drag nothing. No tool of the page takes a
- * press, so none is ever made (the longest delay a timer takes; the threshold is one for every figure). */
+ * into a press (UIGestures.press_threshold, one for every plot in the window), and a press never becomes a pan: a
+ * learner who holds a point first, or a busy page that handles the first move late, would drag nothing. No tool
+ * of the figure takes a press, so its canvas starts no press timer (UIGestures._start_timeout, on its own
+ * gestures alone). */
 export function hold_then_drag(page, fig) {
-  const gestures = view_of(page, fig)?.canvas_view?.ui_event_bus?.ui_gestures?.constructor;
-  const never = 2 ** 31 - 1;
-  if (gestures && "press_threshold" in gestures && gestures.press_threshold !== never) {
-    gestures.press_threshold = never;
+  const gestures = view_of(page, fig)?.canvas_view?.ui_event_bus?.ui_gestures;
+  if (gestures && typeof gestures._start_timeout === "function" && !Object.hasOwn(gestures, "_start_timeout")) {
+    gestures._start_timeout = function () {};
   }
 }
 
@@ -130,31 +163,35 @@ function owner_of(obj, name) {
  * holds nothing (its glyph is drawn on the canvas), yet Bokeh moves it to the glyph's bounding box at every paint
  * (RendererView.update_position): each bar chart's and curve's box changes in every frame of a T drag, and every
  * move restyled and laid out the page again, about 4 ms of its 25 with the road to language models open
- * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. Once a page, on
- * the prototypes of a figure's renderers' sheet, visuals and glyph renderers. */
+ * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. On
+ * the prototypes of renderers, visuals and glyph renderers, for the explainer's views alone. */
 export function quiet_styles(page, fig) {
   const views = view_of(page, fig)?.computed_renderer_views ?? [];
   const glyph = views.find((r) => r.model.type === "GlyphRenderer");
   if (glyph && !glyph.update_position.quiet) {
-    const unmoved = function () {};
-    unmoved.quiet = true;
-    Object.getPrototypeOf(glyph).update_position = unmoved;
+    const proto = Object.getPrototypeOf(glyph), move = glyph.update_position;
+    proto.update_position = function () {
+      if (!owned(this)) move.call(this);
+    };
+    proto.update_position.quiet = true;
   }
   const renderer = views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
   if (!renderer) return;
-  const sheet = Object.getPrototypeOf(renderer._css_vars);
-  if (typeof sheet._update === "function" && !sheet._update.quiet) {
-    const update = sheet._update;
-    sheet._update = function (css) {
-      if (this.el.textContent !== css) update.call(this, css);
+  const component = owner_of(renderer, "_update_css_variables");
+  if (component && !component._update_css_variables.quiet) {
+    const vars = component._update_css_variables;
+    component._update_css_variables = function () {
+      if (owned(this) && !Object.hasOwn(this._css_vars, "_update")) kept_when_unchanged(this._css_vars);
+      vars.call(this);
     };
-    sheet._update.quiet = true;
+    component._update_css_variables.quiet = true;
   }
   const visual = owner_of([...renderer.visuals][0], "_get_css_value");
   if (visual && !visual._get_css_value.quiet) {
     const read = visual._get_css_value;
     let reads = null; // this task's reads: visual → its variables' values
     visual._get_css_value = function (name) {
+      if (!owned(this.obj)) return read.call(this, name);
       if (reads === null) {
         reads = new Map();
         queueMicrotask(() => { reads = null; });
@@ -168,33 +205,49 @@ export function quiet_styles(page, fig) {
   }
 }
 
-// Plot view → its page, the models its side panels show (`followed`), and the `measured` generation they were
-// last measured at (`at`, -1 once one of them changed).
-const PANELS = new WeakMap();
-let measured = 0; // a new generation whenever a font loads: every label's size may have changed with it
+// An owned view's sheet of CSS variables skips a write of the text it holds (on the sheet itself).
+function kept_when_unchanged(sheet) {
+  const update = sheet._update;
+  sheet._update = function (css) {
+    if (this.el.textContent !== css) update.call(this, css);
+  };
+  sheet._update.quiet = true;
+}
 
-/** Let a figure's paints in a gesture skip Bokeh's check of its axes and title for a new size while nothing they
- * show has changed. Before every paint Bokeh measures every tick label of every side panel to see whether the
- * panel must grow (PlotView._invalidate_layout_if_needed → SideLayout.has_size_changed, its text colour read
- * from the page's styles): about 2 ms of a frame of a T drag over ten figures, whose frames move no axis. The
- * check runs as Bokeh's at every paint outside a gesture, and in a gesture until it has run once since the
- * figure, its ranges, its panels or their tickers and formatters last changed, or a font loaded. */
-export function steady_panels(page, fig) {
-  const view = view_of(page, fig);
-  if (!view || PANELS.get(view)?.page === page) return;
-  const proto = Object.getPrototypeOf(view);
-  if (!proto._invalidate_layout_if_needed.quiet) {
-    const check = proto._invalidate_layout_if_needed;
-    proto._invalidate_layout_if_needed = function () {
-      const known = PANELS.get(this);
-      if (known?.page.gesture && known.at === measured && !this._needs_layout) return;
-      check.call(this);
-      if (known) follow_panels(this, known);
-    };
-    proto._invalidate_layout_if_needed.quiet = true;
-    document.fonts?.addEventListener("loadingdone", () => { measured++; });
+/** Let the figures' paints in a gesture skip Bokeh's check of their axes and titles for a new size while nothing
+ * they show has changed, until `measured_panels`. Before every paint Bokeh measures every tick label of every
+ * side panel to see whether the panel must grow (PlotView._invalidate_layout_if_needed →
+ * SideLayout.has_size_changed, its text colour read from the page's styles): about 2 ms of a frame of a T drag
+ * over ten figures, whose frames move no axis. The check runs as Bokeh's at every paint outside a gesture, and in
+ * a gesture until it has run once since the figure, its ranges, its panels or their tickers and formatters last
+ * changed, or a font loaded. */
+export function steady_panels(page, figs) {
+  for (const fig of figs) {
+    const view = view_of(page, fig);
+    if (!view) continue;
+    const proto = Object.getPrototypeOf(view);
+    if (!proto._invalidate_layout_if_needed.quiet) {
+      const check = proto._invalidate_layout_if_needed;
+      proto._invalidate_layout_if_needed = function () {
+        const known = KEPT.panels.get(this);
+        if (known && KEPT.steady.has(this) && known.at === KEPT.measured && !this._needs_layout) return;
+        check.call(this);
+        if (known) follow_panels(this, known);
+      };
+      proto._invalidate_layout_if_needed.quiet = true;
+      document.fonts?.addEventListener("loadingdone", () => { KEPT.measured++; });
+    }
+    if (!KEPT.panels.has(view)) KEPT.panels.set(view, { followed: new WeakSet(), at: -1 });
+    KEPT.steady.add(view);
   }
-  PANELS.set(view, { page, followed: new WeakSet(), at: -1 });
+}
+
+/** The gesture is over: the figures' paints check their panels at every paint again, as Bokeh's do. */
+export function measured_panels(page, figs) {
+  for (const fig of figs) {
+    const view = view_of(page, fig);
+    if (view) KEPT.steady.delete(view);
+  }
 }
 
 // What a plot's side panels show: its ranges, the panels and their tickers and formatters. Each model is
@@ -209,20 +262,21 @@ function follow_panels(view, known) {
     known.followed.add(model);
     model.change.connect(() => { known.at = -1; });
   }
-  known.at = measured;
+  known.at = KEPT.measured;
 }
 
 /** Let a slider's own slide leave its track alone. A slide sets the model's value (AbstractSliderView._slide),
  * and Bokeh answers every new value by setting the slider up again (_update_slider → noUiSlider.updateOptions,
  * which rebuilds its range and moves the handle to where the pointer already put it): about 0.5 ms of each
  * frame of a drag of T. A value the slide itself produced is left there; any other (Python's, a link's, the
- * page's own correction in the middle of a slide) moves the handle as Bokeh's does. Once a page, on the
- * sliders' prototype. */
+ * page's own correction in the middle of a slide) moves the handle as Bokeh's does. On the sliders' prototype,
+ * for the explainer's sliders alone. */
 export function quiet_slides(page, slider) {
   const proto = owner_of(view_of(page, slider), "_slide");
   if (!proto || proto._update_slider.quiet) return;
   const { _slide: slide, _update_slider: update } = proto;
   proto._slide = function (values) {
+    if (!owned(this)) return slide.call(this, values);
     this.__slid = this._calc_from(values);
     try {
       slide.call(this, values);
@@ -239,14 +293,14 @@ export function quiet_slides(page, slider) {
 /** Paint a title's new text. Bokeh builds a title's text anew when it changes (TitleView._init_text, awaited)
  * and asks for the paint before it is built, so a figure kept its old title or key on screen until something
  * else repainted it: the next word's plot, whose glyphs repaint on the overlay level alone, kept "50,000 words"
- * after the Korean vocabulary came. Once a page, on the titles' prototype. */
+ * after the Korean vocabulary came. On the titles' prototype, for the explainer's titles alone. */
 export function painted_titles(page, fig) {
   const proto = owner_of(view_of(page, fig.title), "_init_text");
   if (!proto || proto._init_text.quiet) return;
   const init = proto._init_text;
   proto._init_text = async function () {
     await init.call(this);
-    if (this._has_finished) this.request_paint();
+    if (this._has_finished && owned(this)) this.request_paint();
   };
   proto._init_text.quiet = true;
 }

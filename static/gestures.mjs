@@ -5,7 +5,7 @@
 // animation frame, drawn live, committed when it pauses or another gesture begins (which it then outlasts).
 
 import { nudge, set_logit, step } from "./actions.mjs";
-import { changed_in_place, element_of, held_points, steady_panels } from "./bokeh_adapter.mjs";
+import { changed_in_place, element_of, held_points, measured_panels, steady_panels } from "./bokeh_adapter.mjs";
 import { draw_play, typed_number } from "./controls.mjs";
 import { logit_text } from "./digits.mjs";
 import { draw, every_figure, record_step, same_array, strings } from "./draw.mjs";
@@ -20,7 +20,7 @@ function gesture_frame(page, kind, next) {
   if (!page.gesture) {
     page.gesture = { kind, last: null, frames: 0 };
     hold_box(page, true);
-    for (const fig of every_figure(page.a)) steady_panels(page, fig);
+    steady_panels(page, every_figure(page.a));
   }
   page.gesture.last = next;
   // Playing steps every frame and the figures follow each step; the numbers in the page's text (and the
@@ -37,7 +37,10 @@ function gesture_frame(page, kind, next) {
 export function end_gesture(page) {
   const g = page.gesture;
   page.gesture = null;
-  if (g) hold_box(page, false);
+  if (g) {
+    hold_box(page, false);
+    measured_panels(page, every_figure(page.a));
+  }
   if (g?.last) commit(page, g.last);
 }
 

@@ -2,8 +2,8 @@
 // (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
 
 import {
-  clear_selection, element_of, event_origin, figure_canvas, hold_then_drag, painted_titles, quiet_slides,
-  quiet_styles, shadow_of, untabbable
+  clear_selection, element_of, event_origin, figure_canvas, hold_then_drag, own, painted_titles,
+  quiet_slides, quiet_styles, shadow_of, untabbable
 } from "./bokeh_adapter.mjs";
 import { on_control } from "./controls.mjs";
 import { draw, every_figure, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
@@ -24,6 +24,7 @@ function ready(page) {
   }
   watch_sight(page);
   for (const fig of every_figure(a)) untabbable(page, fig);
+  own(page, a.figs.logit);
   hold_then_drag(page, a.figs.logit);
   quiet_styles(page, a.figs.logit);
   quiet_slides(page, a.controls.temperature);

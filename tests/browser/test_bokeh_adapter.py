@@ -168,10 +168,24 @@ def test_scalar_a_property_python_set_is_a_value_spec(pg):
 
 
 def test_hold_then_drag_makes_no_press_of_a_pointer_held_still(pg):
-    """UIGestures.press_threshold, reached from the logit figure's canvas, is past any hold."""
-    got = pg.evaluate(f"""() => Bokeh.index.find_one(({FIND})('logit_figure')).canvas_view.ui_event_bus.ui_gestures
-        .constructor.press_threshold""")
-    assert got == 2**31 - 1
+    """UIGestures starts a press timer of UIGestures.press_threshold (one for every plot) when a pointer goes down
+    (_start_timeout); the logit figure's own gestures start none, and the threshold stays Bokeh's."""
+    got = pg.evaluate(f"""() => {{ const g = Bokeh.index.find_one(({FIND})('logit_figure')).canvas_view
+        .ui_event_bus.ui_gestures; return [Object.hasOwn(g, '_start_timeout'), g.press_timer ?? null,
+        g.constructor.press_threshold, typeof Object.getPrototypeOf(g)._start_timeout]; }}""")
+    assert got == [True, None, 300, "function"]
+    x, y = lp.point_xy(pg, 0)
+    start = lp.state(pg)["z"][0]
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    pg.wait_for_timeout(450)  # held still past Bokeh's 300 ms press threshold
+    for i in range(1, 6):
+        pg.mouse.move(x, y - 8 * i)
+        lp.painted(pg)
+    pg.mouse.up()
+    lp.wait_state(pg, f"(s) => s.z[0] > {start}")
+    pg.evaluate(f"() => {{ const m = ({FIND})('lesson'); m.state = {{...m.state, z: [2, 1, 0.1]}}; }}")
+    lp.wait_state(pg, "(s) => s.z[0] === 2")
 
 
 def test_inner_width_of_a_figure_never_laid_out_is_unset_and_reading_it_throws(pg):
@@ -186,24 +200,24 @@ def test_inner_width_of_a_figure_never_laid_out_is_unset_and_reading_it_throws(p
 
 def test_quiet_styles_a_renderers_sheet_is_written_at_every_paint_and_kept_when_unchanged(pg):
     """Bokeh writes each renderer's sheet of CSS variables at a paint (reposition → _update_css_variables →
-    InlineStyleSheet._update, which sets its `<style>`'s text); the page skips a write of the text the sheet
-    holds (which would replace its text node: a style invalidation), and keeps every other."""
+    InlineStyleSheet._update, which sets its `<style>`'s text); the page's renderers skip a write of the text the
+    sheet holds (which would replace its text node: a style invalidation), and keep every other."""
     got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
         const r = v.computed_renderer_views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
-        const sheet = Object.getPrototypeOf(r._css_vars), el = r._css_vars.el;
-        const calls = []; const update = sheet._update;
-        sheet._update = function (css) {{ calls.push(css); return update.call(this, css); }};
-        r.reposition(true); const repositioned = [...calls];
+        const el = r._css_vars.el, vars = r._update_css_variables; let asked = 0;
+        r._update_css_variables = function () {{ asked++; return vars.call(this); }};
         let writes = 0; const tick = () => new Promise((done) => setTimeout(done, 0));
         const watch = new MutationObserver((records) => {{ writes += records.length; }});
         watch.observe(el, {{childList: true, characterData: true, subtree: true}});
+        r.reposition(true); await tick(); const repositioned = [asked, writes, el.textContent];
         const css = ':host {{ --sx-probe: 1; }}';
         r._css_vars.replace(css); await tick(); const first = writes;
         r._css_vars.replace(css); await tick(); const again = writes;
         const text = el.textContent; r._css_vars.clear(); await tick(); const cleared = [writes, el.textContent];
-        sheet._update = update; watch.disconnect();
-        return [repositioned, first, again, text, cleared, update.quiet === true]; }}""")
-    assert got == [[""], 1, 1, ":host { --sx-probe: 1; }", [2, ""], True]
+        delete r._update_css_variables; watch.disconnect();
+        return [repositioned, first, again, text, cleared, Object.hasOwn(r._css_vars, '_update'),
+                r._css_vars._update.quiet === true]; }}""")
+    assert got == [[1, 0, ""], 1, 1, ":host { --sx-probe: 1; }", [2, ""], True, True]
 
 
 def test_quiet_styles_a_visual_reads_its_css_variable_once_a_task_and_afresh_in_the_next(pg):
@@ -324,3 +338,97 @@ def test_painted_titles_a_titles_new_text_is_painted_once_bokeh_has_built_it(new
     lp.painted(pg)
     assert el.screenshot() == shown, "the figure on screen kept its old key"
     assert p.errors == []
+
+
+def foreign_item():
+    """Another Bokeh document for the same page, as a course page or a notebook's other cell holds one: a titled
+    figure with a line and its axes, and a slider."""
+    from bokeh.document import Document
+    from bokeh.embed import json_item
+    from bokeh.layouts import column
+    from bokeh.models import Slider
+    from bokeh.plotting import figure
+
+    fig = figure(width=300, height=200, title="another plot", name="foreign_figure")
+    fig.line([0, 1, 2], [0, 1, 4], name="foreign_line")
+    root = column(fig, Slider(start=0, end=10, value=5, step=0.1, width=260, name="foreign_slider"))
+    # In a document of its own: json_item would otherwise copy the callbacks of `curdoc()`, which Panel's
+    # sessions in this worker leave without them.
+    Document().add_root(root)
+    return json_item(root)
+
+
+def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exported):
+    """Every change the adapter makes to Bokeh's methods applies under the explainer's root alone: another
+    document embedded in the same page moves its glyph renderer's element, writes its sheets and reads its CSS
+    variables afresh, keeps Bokeh's press timer, measures its axes at every paint while the explainer is in a
+    gesture, has its slider set up again by its own slide, and paints its title as Bokeh does."""
+    p = new_page(block_network=True, viewport=(1280, 960))
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    pg = p.pg
+    pg.evaluate("""async (item) => { const div = document.createElement('div'); div.id = 'foreign';
+        div.style.cssText = 'position: fixed; right: 0; top: 0; z-index: 10; background: white';
+        document.body.append(div); await Bokeh.embed.embed_item(item, 'foreign'); }""", foreign_item())
+    foreign = """(name) => { const doc = Bokeh.documents.find((d) => d.get_model_by_name(name));
+        return Bokeh.index.find_one(doc.get_model_by_name(name)); }"""
+    pg.wait_for_function(f"() => ({foreign})('foreign_figure')?.computed_renderer_views.length > 0")
+    got = pg.evaluate(f"""async () => {{ const v = ({foreign})('foreign_figure');
+        const tick = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+        const r = v.computed_renderer_views.find((r) => r.model.type === 'GlyphRenderer');
+        const before = r.position.css, source = r.model.data_source, data = source.data;
+        source.data = {{...data, y: data.y.map((y) => y * 0.25)}}; await tick();
+        const moved = r.position.css !== before;
+        const drawn = v.computed_renderer_views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
+        const visual = [...drawn.visuals][0], name = visual.css_prefix + 'probe';
+        let asked = 0; const gcs = window.getComputedStyle;
+        window.getComputedStyle = (...a) => {{ asked++; return gcs(...a); }};
+        drawn.el.style.setProperty(name, 'one'); visual._get_css_value('probe'); visual._get_css_value('probe');
+        window.getComputedStyle = gcs; drawn.el.style.removeProperty(name);
+        drawn.reposition(true);
+        const g = v.canvas_view.ui_event_bus.ui_gestures;
+        const title = Bokeh.index.find_one(v.model.title); let paints = 0; const paint = title.request_paint;
+        title.request_paint = function () {{ paints++; return paint.call(this); }};
+        v.model.title.text = 'another title'; const asked_at_once = paints; await tick(); await tick();
+        title.request_paint = paint;
+        return [moved, asked, Object.hasOwn(drawn._css_vars, '_update'), Object.hasOwn(g, '_start_timeout'),
+                g.constructor.press_threshold, paints - asked_at_once]; }}""")
+    assert got == [True, 2, False, False, 300, 0], "[moved, reads, quiet sheet, no press timer, threshold, paints]"
+    # The explainer in a gesture (its T slider held and moved): the other figure measures its axes at each paint.
+    pg.evaluate(f"""() => {{ const v = ({foreign})('foreign_figure'); window.__asked = 0;
+        for (const panel of v.model.side_panels) {{
+          const layout = v.renderer_views.get(panel)?.layout; if (!layout) continue;
+          const asked = layout.has_size_changed;
+          layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
+        }} }}""")
+    x, y = handle_centre(pg, "temperature")
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    counts = []
+    for i in range(4):
+        pg.mouse.move(x + 4 * (i + 1), y)
+        pg.evaluate(f"() => ({foreign})('foreign_figure').request_repaint()")
+        lp.painted(pg)
+        counts.append(pg.evaluate("() => window.__asked"))
+    pg.mouse.up()
+    steps = [b - a for a, b in zip([0, *counts[:-1]], counts, strict=True)]
+    assert all(step > 0 for step in steps), steps
+    # Its slider slid by the mouse: Bokeh sets the slider up again for each new value.
+    pg.evaluate(f"""() => {{ const v = ({foreign})('foreign_slider'); window.__updates = 0;
+        const update = v._noUiSlider.updateOptions;
+        v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
+        }}""")
+    box = pg.evaluate_handle(f"() => ({foreign})('foreign_slider').shadow_el.querySelector('.noUi-handle')") \
+        .as_element().bounding_box()
+    hx, hy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    pg.mouse.move(hx, hy)
+    pg.mouse.down()
+    for i in range(4):
+        pg.mouse.move(hx + 8 * (i + 1), hy)
+        lp.painted(pg)
+    pg.mouse.up()
+    slid = pg.evaluate(f"() => [({foreign})('foreign_slider').model.value, window.__updates]")
+    assert slid[0] > 5 and slid[1] >= 1, slid
+    lp.drag(pg, 2, -40)  # and the explainer still takes its own gestures
+    assert lp.state(pg)["z"][2] > 0.1
+    assert p.errors == [], p.errors
