@@ -7,8 +7,8 @@ was and says why in `notice` (a key of the string table); one that can clears th
 
 import core
 
-from .fields import TEN, default_logits
-from .rules import K_BOUNDS, LOGIT_LIMIT, name_key
+from .fields import K_BOUNDS, LOGIT_LIMIT, TEN, default_logits
+from .names import name_key
 from .strings import TEXT, default_class_names
 
 __all__ = ["TEN", "PRESETS", "default_logits", "add_one", "subtract_max", "step",

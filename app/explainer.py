@@ -19,7 +19,7 @@ from tornado.ioloop import IOLoop
 from . import tour
 from .document import build
 from .link import link_pairs, parse_link
-from .rules import Refusal
+from .refusal import Refusal
 from .state import STATE_KEYS, Lesson
 from .steps import STEPS
 
@@ -37,7 +37,7 @@ def state_from_text(text):
     {'T': 2}
     >>> state_from_text("[" * 40000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    app.rules.Refusal: a lesson state is at most 32768 characters of JSON, got 40000
+    app.refusal.Refusal: a lesson state is at most 32768 characters of JSON, got 40000
     """
     if not isinstance(text, str):
         raise Refusal("refused", f"a lesson state is JSON text, got {type(text).__name__}")

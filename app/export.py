@@ -17,7 +17,7 @@ from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.resources import Resources
 
-from . import files, link, rules
+from . import files, link, names, refusal, rules
 from .bundle import MissingFile
 from .document import VIEWPORT, build
 from .fields import FIELDS, K_BOUNDS
@@ -117,7 +117,7 @@ def logits(text):
     values = text.split(",")
     for v in values:
         if not _in_digits(v.strip(), (lo, hi)):
-            raise rules.Refusal("not_number", f"{short(v)} is not a logit: a number from {lo:g} to {hi:g} in ASCII "
+            raise refusal.Refusal("not_number", f"{short(v)} is not a logit: a number from {lo:g} to {hi:g} in ASCII "
                                               f"digits, e.g. -2 or 0.5")
     return rules.logits([float(v) for v in values], "logits")
 
@@ -128,7 +128,7 @@ def _in_digits(text, bounds):
 
 
 def classes(text):
-    return rules.clean_names(text.split(","))
+    return names.clean_names(text.split(","))
 
 
 def whole(f):
@@ -138,7 +138,7 @@ def whole(f):
 
     >>> whole(BY_PARAM["seed"])("-1")
     Traceback (most recent call last):
-    app.rules.Refusal: takes a whole number from 0 to 4,294,967,295 in ASCII digits, e.g. 0
+    app.refusal.Refusal: takes a whole number from 0 to 4,294,967,295 in ASCII digits, e.g. 0
     """
     lo, hi = f.bounds
     takes = f"takes a whole number from {lo:,} to {hi:,} in ASCII digits, e.g. {_example(f)}"
@@ -146,7 +146,7 @@ def whole(f):
     def parse(text):
         # At most the digits of the bound: int() refuses a 5000-digit string with a message about int itself.
         if not re.fullmatch(f"[0-9]{{1,{len(str(hi))}}}", text) or not lo <= int(text) <= hi:
-            raise rules.Refusal(f.refusal, takes)
+            raise refusal.Refusal(f.refusal, takes)
         return int(text)
 
     parse.__name__ = f.param
@@ -159,14 +159,14 @@ def real(f):
 
     >>> real(BY_PARAM["top_p"])("nan")
     Traceback (most recent call last):
-    app.rules.Refusal: takes a number from 0 to 1 in ASCII digits, e.g. 0.9
+    app.refusal.Refusal: takes a number from 0 to 1 in ASCII digits, e.g. 0.9
     """
     lo, hi = f.bounds
     takes = f"takes a number from {lo:g} to {hi:g} in ASCII digits, e.g. {_example(f)}"
 
     def parse(text):
         if not _in_digits(text, f.bounds):
-            raise rules.Refusal(f.refusal, takes)
+            raise refusal.Refusal(f.refusal, takes)
         return float(text)
 
     parse.__name__ = f.param
@@ -186,10 +186,10 @@ def link_keys(f):
         bad = next((key for key in given if key not in f.choices), None)
         if bad is not None:  # cut shorter than short() would: the line must hold every key it lists
             shown = short(bad) if len(bad) <= link.SHOWN_KEY else f"{bad[:link.SHOWN_KEY]!r}… ({len(bad)} characters)"
-            raise rules.Refusal("refused", f"{shown} is not one of {', '.join(f.choices)}")
+            raise refusal.Refusal("refused", f"{shown} is not one of {', '.join(f.choices)}")
         twice = next((key for key in given if given.count(key) > 1), None)
         if twice is not None:
-            raise rules.Refusal("refused", f"{short(twice)} is given twice: give each key once")
+            raise refusal.Refusal("refused", f"{short(twice)} is given twice: give each key once")
         return rules.keys(given, f)
 
     parse.__name__ = "link keys"
@@ -290,19 +290,19 @@ def lesson_from_args(args) -> Lesson:
         lesson = Lesson(**plain, **given)  # the language with the rest: it names the default classes
     except ValueError as e:
         raise ValueError(f"{logits_field.cli.name} and {names_field.cli.name}: {e}") from None
-    names, text = lesson.class_names, getattr(args, index_field.param)
+    classes, text = lesson.class_names, getattr(args, index_field.param)
     # The name as --classes would keep it, compared as the lesson compares names: " dog" or an NFD "café" is found.
     try:
-        given = rules.clean_name(text)
-    except rules.Refusal:
+        given = names.clean_name(text)
+    except refusal.Refusal:
         given = None
-    keys = [rules.name_key(n) for n in names]
-    if given is not None and rules.name_key(given) in keys:
-        y = keys.index(rules.name_key(given))
-    elif given is not None and re.fullmatch("[0-9]{1,9}", given) and int(given) < len(names):
+    keys = [names.name_key(n) for n in classes]
+    if given is not None and names.name_key(given) in keys:
+        y = keys.index(names.name_key(given))
+    elif given is not None and re.fullmatch("[0-9]{1,9}", given) and int(given) < len(classes):
         y = int(given)  # at most 9 digits: int() refuses a 5000-digit string with a message about int itself
     else:
-        choices = f"{', '.join(names)} or 0..{len(names) - 1}"
+        choices = f"{', '.join(classes)} or 0..{len(classes) - 1}"
         raise ValueError(f"{index_field.cli.name}: unknown true class {short(text)}: pick one of {choices}")
     lesson.param.update(**{index_field.param: y})
     return lesson

@@ -6,7 +6,7 @@ and docs), the keys and limits the rules check (app/rules.py), the page's gateke
 tests' lessons (`default_state`). A row's kind says how its value is checked and how a link writes it:
 
 - logits: 2 to 10 finite numbers within ±LOGIT_LIMIT ("2,1,0.1" in a link);
-- names: 2 to 10 class names by the rules of app/rules.py ("cat,dog,bird");
+- names: 2 to 10 class names by the rules of app/names.py ("cat,dog,bird");
 - real: a finite number within `bounds`, refused with the string-table key `refusal`;
 - index: a class index, below the number of classes;
 - count: a whole number within `bounds`, refused with `refusal` ("10000" in a link);

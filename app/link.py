@@ -16,7 +16,7 @@ Panel never parses it.
 import re
 from urllib.parse import unquote_to_bytes
 
-from . import fields, rules
+from . import fields, names, rules
 
 # The fields a link carries, by their link key, in the order of app/fields.py's table.
 LINKED = {f.link: f for f in fields.FIELDS if f.link}
@@ -37,7 +37,7 @@ def _parse(key, text):
     if f.kind == "logits":
         return rules.logits([rules.parse_number(v, "a logit") for v in text.split(",")])
     if f.kind == "names":
-        return rules.clean_names(text.split(","))
+        return names.clean_names(text.split(","))
     if f.kind == "real":
         return rules.within(rules.parse_number(text, key), f.bounds, key, f.refusal)
     if f.kind == "index":

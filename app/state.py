@@ -17,8 +17,8 @@ from param.parameterized import Parameters, Undefined
 
 import core
 
-from . import actions, calibration, fields, rules, vocabulary
-from .rules import K_BOUNDS
+from . import actions, calibration, fields, refusal, rules, vocabulary
+from .fields import K_BOUNDS
 from .strings import LANGS, default_class_names
 
 STEPS_MAX = 100_000  # the gradient steps of one `Lesson.step` call: a bound on how long it holds the lesson's lock
@@ -62,7 +62,7 @@ class Logits(_Cleaned, param.List):
 
 
 class ClassNames(_Cleaned, param.List):
-    """Two to ten class names by the rules of app/rules.py (stripped, no control or direction characters)."""
+    """Two to ten class names by the rules of app/names.py (stripped, no control or direction characters)."""
 
     __slots__ = ["row"]
 
@@ -147,7 +147,7 @@ class _AllOrNothing(Parameters):
         with lesson._lesson_lock:
             unknown = next((name for name in values if name not in self_), None)
             if unknown is not None:
-                raise ValueError(f"{rules.shown(unknown)} is not a parameter of {type(lesson).__name__}"
+                raise ValueError(f"{refusal.shown(unknown)} is not a parameter of {type(lesson).__name__}"
                                  f"{_nearest(unknown)}")
             ours = {KEY_OF[name]: value for name, value in values.items() if name in KEY_OF}
             # The given values cleaned; the rest already are: then the classes counted together.
@@ -255,11 +255,11 @@ class Lesson(_LessonFields):
         self._lesson_lock = threading.RLock()
         unknown = next((k for k in params if k not in type(self).param), None)
         if unknown is not None:  # a TypeError, as for any function, before anything is looked at
-            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {rules.shown(unknown)}"
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {refusal.shown(unknown)}"
                             f"{_nearest(unknown)}")
         lang = params.get("lang", "en")
         if not isinstance(lang, str) or lang not in LANGS:
-            raise rules.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {rules.shown(lang)}")
+            raise refusal.Refusal("refused", f"lang must be one of {', '.join(LANGS)}, got {refusal.shown(lang)}")
         given = next((params[k] for k in ("logits", "initial_logits", "class_names") if k in params), None)
         sized = isinstance(given, list | tuple) or isinstance(given, np.ndarray) and given.ndim == 1
         K = len(given) if sized and K_BOUNDS[0] <= len(given) <= K_BOUNDS[1] else 3
@@ -288,7 +288,7 @@ class Lesson(_LessonFields):
             cls = type(self).__name__
             if hasattr(type(self), name):
                 raise AttributeError(f"{cls}.{name} is not a parameter: it cannot be set")
-            raise AttributeError(f"{cls} has no parameter {rules.shown(name)}{_nearest(name)}")
+            raise AttributeError(f"{cls} has no parameter {refusal.shown(name)}{_nearest(name)}")
         lock = self.__dict__.get("_lesson_lock")
         if lock is None:
             return super().__setattr__(name, value)
@@ -310,7 +310,7 @@ class Lesson(_LessonFields):
         >>> lesson = Lesson()
         >>> lesson.logits = [1.0, 2.0]
         Traceback (most recent call last):
-        app.rules.Refusal: 3 class names but 3 initial logits and 2 logits (change them together: param.update)
+        app.refusal.Refusal: 3 class names but 3 initial logits and 2 logits (change them together: param.update)
         >>> lesson.logits
         [2.0, 1.0, 0.1]
         """

@@ -91,7 +91,7 @@ function skeleton(text, rules) {
 
 /** What two names are compared by, so that names that draw alike are equal: the confusable skeleton of the
  * name's NFKC with invisible characters removed and blank ones read as spaces, without spaces at its ends and
- * with one space for a run of them (the order is explained at name_key in app/rules.py). */
+ * with one space for a run of them (the order is explained at name_key in app/names.py). */
 export function name_key(name, rules) {
   const spaced = Array.from(name, (c) => (within_ranges(c, rules.blank_glyphs) ? " " : c)).join("");
   const key = skeleton(drop_invisible(drop_invisible(spaced, rules).normalize("NFKC"), rules), rules);
@@ -101,7 +101,7 @@ export function name_key(name, rules) {
 /** A class name as the lesson keeps it: NFC, stripped; a Refusal when it breaks a rule. */
 export function clean_name(name, rules) {
   if (typeof name !== "string") throw new Refusal("name_type", `a class name must be text, got ${described(name)}`);
-  // Before any character is looked at, as app/rules.py does (RAW_NAME_MAX): a code point is one or two UTF-16
+  // Before any character is looked at, as app/names.py does (RAW_NAME_MAX): a code point is one or two UTF-16
   // units, so a name of more than twice the cap in units is refused without counting.
   const raw_max = rules.name_raw_max;
   if (name.length > 2 * raw_max || longer_than(name, raw_max)) {

@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from app import calibration, fields, rules, vocabulary
+from app import calibration, fields, refusal, vocabulary
 from app.state import STATE_KEYS, Lesson
 
 INTEGERS = (np.int64, np.int32, np.uint32)
@@ -66,7 +66,7 @@ def test_booleans_stay_refused_where_an_integer_is_meant():
                  lambda: calibration.report(1.0, True), lambda: Lesson().step(3.0)):
         with pytest.raises(TypeError) as e:
             call()
-        assert isinstance(e.value, rules.Refusal), e.value
+        assert isinstance(e.value, refusal.Refusal), e.value
 
 
 @pytest.mark.parametrize(("name", "number", "text"), [("alibi_head", 8, "'8'"), ("calibration_bins", 15, "'15'"),

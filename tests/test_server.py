@@ -19,7 +19,7 @@ from app import server
 from app.bundle import read
 from app.explainer import STATE_TEXT_MAX, state_from_text
 from app.page import write_scripts
-from app.rules import Refusal
+from app.refusal import Refusal
 from app.strings import LANGS
 
 

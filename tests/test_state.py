@@ -162,25 +162,25 @@ def test_a_notice_is_a_key_of_the_string_table():
 
 
 def test_every_refusal_key_is_in_the_string_table():
-    from app import link, rules
+    from app import link, names, refusal, rules
     from app.strings import TEXT
 
     keys = set()
     for value in (["", "b", "c"], ["a\x07", "b", "c"], ["a\u202e", "b", "c"], ["a,b", "c", "d"], ["x" * 41, "b", "c"],
                   ["a", "a", "b"], ["\U0001ccf1", "b", "c"], [1, "b", "c"], ["a"]):
-        with pytest.raises(rules.Refusal) as e:
-            rules.clean_names(value)
+        with pytest.raises(refusal.Refusal) as e:
+            names.clean_names(value)
         keys.add(e.value.key)
     beyond = [(f.param, f.bounds[1] + 1.0) for f in fields.FIELDS if f.kind == "real"]  # each real, too high
     for name, value in (*beyond, ("T", "x"), ("T", float("inf")), ("logits", [200.0, 0, 0])):
-        with pytest.raises(rules.Refusal) as e:
+        with pytest.raises(refusal.Refusal) as e:
             Lesson().param.update({name: value})
         keys.add(e.value.key)
-    with pytest.raises(rules.Refusal) as e:
+    with pytest.raises(refusal.Refusal) as e:
         rules.parse_number("1_0", "T")
     keys.add(e.value.key)
     assert keys <= set(rules.NOTICES) and set(rules.NOTICES) | set(rules.NOTICES_WITH_DETAIL) <= set(TEXT["en"])
-    assert link.LONGEST >= 10 * (rules.NAME_MAX + 1)
+    assert link.LONGEST >= 10 * (names.NAME_MAX + 1)
 
 
 def test_a_hostile_number_is_refused_in_linear_time():
@@ -189,8 +189,8 @@ def test_a_hostile_number_is_refused_in_linear_time():
     import subprocess
     import sys
 
-    code = ("from app import rules\n"
-            "try:\n    rules.parse_number('1' * 100000 + 'x', 'z')\nexcept rules.Refusal:\n    print('refused')")
+    code = ("from app import refusal, rules\n"
+            "try:\n    rules.parse_number('1' * 100000 + 'x', 'z')\nexcept refusal.Refusal:\n    print('refused')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
     assert done.stdout.strip() == "refused"
 
@@ -281,13 +281,13 @@ def test_numpy_booleans_nan_inf_and_text_stay_refused(name, value):
     ("class_names", "abc", "name_type"), ("class_names", ["a", 2, "c"], "name_type"), ("notice", 3, "refused"),
 ])
 def test_a_value_of_the_wrong_type_is_a_type_error_and_a_refusal(name, value, key):
-    from app import rules
+    from app import refusal
 
     for change in (lambda: setattr(Lesson(), name, value), lambda: Lesson().param.update({name: value}),
                    lambda: Lesson(**{name: value})):
         with pytest.raises(TypeError) as e:
             change()
-        assert isinstance(e.value, rules.Refusal) and e.value.key == key
+        assert isinstance(e.value, refusal.Refusal) and e.value.key == key
 
 
 def test_a_huge_refused_value_makes_a_short_message():

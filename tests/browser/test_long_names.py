@@ -1,4 +1,4 @@
-"""Class names as long as the rules allow (app/rules.py NAME_MAX), Latin and Hangul, read as a learner reads
+"""Class names as long as the rules allow (app/names.py NAME_MAX), Latin and Hangul, read as a learner reads
 them: on the figures' axes each is whole or shortened with "…", never over its neighbour or past its figure,
 at 3 and 10 classes, from a phone's width to a wide screen, in lecture mode and on the dark theme; whole in
 the table of classes, on the bars' hover, in the true-class picker's options, the logit inputs' titles and the
@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from app.rules import NAME_MAX
+from app.names import NAME_MAX
 from tests.browser import lessonpage as lp
 
 # The widest Latin letters, a phrase, and Hangul syllables of the page's font (static/fonts: a Korean string's).

@@ -3,7 +3,7 @@
 build() makes it; tests/js/fixtures.py writes it.
 
 tests/js/rules.test.mjs (run by `node --test tests/js/`) gives static/rules.mjs these rules and checks that
-its name_key and clean_name answer as app/rules.py does for every name here.
+its name_key and clean_name answer as app/names.py does for every name here.
 """
 
 import json
@@ -14,7 +14,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from app.rules import Refusal, blank_ranges, clean_name, confusables, name_key, rules_data  # noqa: E402
+from app.names import blank_ranges, clean_name, confusables, name_key  # noqa: E402
+from app.refusal import Refusal  # noqa: E402
+from app.rules import rules_data  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 
 TRICKY = [

