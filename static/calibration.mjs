@@ -100,12 +100,17 @@ export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
   const scale = 4 ** Math.min(Math.max(Math.floor(frexp_exponent(top) / 2), -500), 500);
   const x = z.map((row) => row.map((v) => v / scale));
   const K = z[0].length;
-  const noise = 4 * K * Number.EPSILON * (pairwise_sum(x.map((row) => Math.max(...row.map(Math.abs)))) / x.length);
+  // Each logit less its example's label's: no cancellation between E_q[z_i] and z_{i,y_i} (core tells why).
+  const gaps = x.map((row, i) => row.map((v) => v - row[labels[i]]));
   let lo = 0, hi = Infinity, beta = scale, reach = 2, last = Infinity;
   const path = [1];
   for (let it = 0; it < max_iter; it++) {
-    const m = moments(x, beta);
-    const slope = beta_slope(x, labels, m), curvature = pairwise_sum(m.map((r) => r.variance)) / x.length;
+    const m = moments(gaps, beta);
+    const slope = pairwise_sum(m.map((r) => r.mean)) / x.length;
+    const curvature = pairwise_sum(m.map((r) => r.variance)) / x.length;
+    // The slope's rounding error, bounded by what q weighs (core's fit_temperature).
+    const weighed = pairwise_sum(m.map((r) => Math.abs(r.mean) + Math.sqrt(r.variance))) / x.length;
+    const noise = 4 * K * Number.EPSILON * weighed;
     if (slope > 0) hi = beta;
     else lo = beta;
     const newton = curvature > 0 ? beta - slope / curvature : NaN;

@@ -116,6 +116,13 @@ def fittable():
 # The NLL flat to the last bit from T = 1e-76 to 0.01 (the third row's labels differ by 1.8e-78): any T there is
 # a minimiser, so the fit is judged by its loss and its slope, not by where a bounded search stops.
 @example(([[0.0, 0.0], [0.0, 1.0], [0.0, 1.7749772900046774e-78]], [0, 1, 0]))
+# Found by Hypothesis: only logits of 1e-53 and 1e-74 tell the labels apart, beside a 1 or a −1 that q no longer
+# weighs near T = 1e-53; a slope's rounding bound taken from the largest logit stopped the fit there, 0.02 nats
+# above the minimum near T = 1e-54.
+@example(([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 6.960699409128687e-74], [1.0, 0.0, 0.0, 0.0],
+           [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1]))
+@example(([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 6.960699409128687e-74],
+           [0.0, 0.0, -1.0, -3.96420567e-53]], [0, 0, 0, 0, 1]))
 def test_generated_fits_are_minimisers(case):
     rows, labels = case
     z, y = np.array(rows), np.array(labels[: len(rows)])

@@ -43,7 +43,10 @@ def fit_sets():
     sets = [([[4.2, 0.0], [2.9, 0.0]], [0, 1]),  # Newton's step rounded to β: "did not converge" before issue 36
             ([[1.0, 0.0]] * 10 + [[1e-5, 0.0]], [0] * 10 + [1]),  # the slope reaches its rounding error first
             ([[math.log(3.0), 0.0]] * 4, [0, 0, 0, 1]),  # the minimiser is T = 1
-            ([[math.log(3.0) * (1 + 1e-9), 0.0]] * 4, [0, 0, 0, 1])]
+            ([[math.log(3.0) * (1 + 1e-9), 0.0]] * 4, [0, 0, 0, 1]),
+            # only logits of 1e-53 and 1e-74 tell the labels apart: the slope's rounding bound follows what q weighs
+            ([[0.0] * 4, [0.0] * 4, [0.0, 0.0, 0.0, 6.960699409128687e-74], [1.0, 0.0, 0.0, 0.0],
+              [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1])]
     example = np.array([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]])
     sets += [((example * 2.0**e).tolist(), [0, 1, 1, 0]) for e in (-600, -300, 300, 600)]
     rng = np.random.default_rng(36)
