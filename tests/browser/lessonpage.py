@@ -168,7 +168,7 @@ def set_value(pg, name, value, attr="value"):
 def wait_state(pg, predicate_js, timeout=5000):
     """Wait until the page's lesson satisfies a JavaScript predicate of the state, then until it is drawn."""
     pg.wait_for_function(f"() => ({predicate_js})(({FIND})('lesson').state)", timeout=timeout)
-    settled(pg)
+    settled(pg, timeout)
 
 
 def wait_until(predicate, timeout=5.0):
