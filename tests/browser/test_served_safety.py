@@ -251,7 +251,12 @@ def test_forged_text_on_the_wire_is_refused_in_one_short_log_line(served_page):
         forge_wire(p.pg, text)
         # Found by what it says: the log is the worker's, shared with every session its server holds. Given as long
         # as the refusal takes: the server's thread shares this process with a 4 MB message just parsed.
-        lp.wait_until(lambda b=before, w=says: any(w in m for m in refusals(b)), timeout=20)
+        try:
+            lp.wait_until(lambda b=before, w=says: any(w in m for m in refusals(b)), timeout=20)
+        except TimeoutError:  # say what the server logged instead (Bokeh's and Tornado's records included)
+            seen = [f"{r.name}: {r.getMessage()[:300]}" for r in p.records.records[before:]]
+            pytest.fail(f"{name}: no refusal saying {says!r} in 20 s; the log since: {seen}; "
+                        f"the page's errors: {p.errors}")
         lp.wait_state(p.pg, "(s) => s.notice === 'refused'")
         grown = sum(len(r.getMessage()) for r in p.records.records[before:])
         assert grown < 1000, (name, grown)
