@@ -223,9 +223,8 @@ def lesson_parameter(f):
 
 # The lesson's parameters, one per row of the table, on a base class so that Lesson's methods can name them.
 # Named "Lesson" as param's own messages name a parameter by its class ("Lesson.units").
-_LessonFields = type(param.Parameterized)(
-    "Lesson", (param.Parameterized,),
-    {"__module__": __name__, "__qualname__": "_LessonFields", **{f.param: lesson_parameter(f) for f in fields.FIELDS}})
+_LessonFields = param.parameterized_class("Lesson", {f.param: lesson_parameter(f) for f in fields.FIELDS})
+_LessonFields.__module__, _LessonFields.__qualname__ = __name__, "_LessonFields"
 
 
 class Lesson(_LessonFields):
