@@ -508,6 +508,12 @@ def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps
     lp.click(pg, "reset_all")
     lp.wait_state(pg, "(s) => s.units === 'nats'")
     assert lp.state(pg) == {**s, "lang": "ko", "names": TEXT["ko"]["class_names"][:3]}
+    # Every key a link can lock is said by its name (the function figure's was "undefined" in both languages).
+    every = list(fields.BY_KEY["lock"].choices)
+    pg.evaluate(f"(keys) => {{ const m = ({lp.FIND})('lesson'); m.state = {{...m.state, lock: keys}}; }}", every)
+    lp.wait_state(pg, f"(s) => s.lock.length === {len(every)}")
+    note = lp.text(pg, "header")
+    assert "undefined" not in note and [k for k in every if TEXT["ko"]["lock_names"][k] not in note] == []
 
 
 def test_a_bad_lock_or_hide_is_refused_with_a_notice_and_locks_nothing(open_page):
