@@ -114,8 +114,8 @@ CONTROLS = (
     Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
     Control("tour_setup", "button", "tour_setup", action="tour_setup",
             writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
-                    "dtype", "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units",
-                    "open", "fn"), row=8, width=190),
+                    "dtype", "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "open", "fn"),
+            row=8, width=190),
     Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
             primary=True),
 )
