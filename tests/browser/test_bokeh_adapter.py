@@ -12,6 +12,35 @@ from tests.browser.test_tour import handle, handle_centre
 FIND = lp.FIND
 
 
+def count_panel_measures(pg, view_js):
+    """Count each side panel's check for a new size (layout.has_size_changed) of the plot view `view_js` finds,
+    in window.__asked from 0."""
+    pg.evaluate(f"""() => {{ const v = ({view_js}); window.__asked = 0;
+        for (const panel of v.model.side_panels) {{
+          const layout = v.renderer_views.get(panel)?.layout; if (!layout) continue;
+          const asked = layout.has_size_changed;
+          layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
+        }} }}""")
+
+
+def count_slider_setups(pg, view_js):
+    """Count the set-ups of the slider view `view_js` finds (its noUiSlider's updateOptions), in window.__updates
+    from 0."""
+    pg.evaluate(f"""() => {{ const v = ({view_js}); window.__updates = 0; const update = v._noUiSlider.updateOptions;
+        v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
+        }}""")
+
+
+def slide(pg, x, y, dx, moves):
+    """Press at (x, y) and move right by dx at each of `moves` painted frames, then release."""
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    for i in range(moves):
+        pg.mouse.move(x + dx * (i + 1), y)
+        lp.painted(pg)
+    pg.mouse.up()
+
+
 @pytest.fixture(scope="module")
 def pg(browser, exported):
     context = browser.new_context(viewport={"width": 1280, "height": 960})
@@ -264,13 +293,7 @@ def test_steady_panels_a_gestures_paints_measure_the_axes_once_and_again_after_t
     """Bokeh asks every side panel of a figure whether its size changed before each paint
     (PlotView._invalidate_layout_if_needed → the panel's layout.has_size_changed); in a gesture the page asks
     once, then again only after a panel's model (here its formatter) changed, and at every paint after it."""
-    pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
-        window.__asked = 0;
-        for (const panel of v.model.side_panels) {{
-          const layout = v.renderer_views.get(panel)?.layout; if (!layout) continue;
-          const asked = layout.has_size_changed;
-          layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
-        }} }}""")
+    count_panel_measures(pg, f"Bokeh.index.find_one(({FIND})('prob_figure'))")
     asked = lambda: pg.evaluate("() => window.__asked")  # noqa: E731
     x, y = handle_centre(pg, "temperature")
     pg.mouse.move(x, y)
@@ -297,18 +320,9 @@ def test_quiet_slides_a_slide_leaves_the_track_and_any_other_value_moves_the_han
     """Bokeh answers each new value of a slider by setting its noUiSlider up again (AbstractSliderView
     ._update_slider → updateOptions); the value a slide of the mouse produced is left where the pointer put the
     handle, and a value set otherwise moves the handle as Bokeh's does."""
-    pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('temperature'));
-        window.__updates = 0; const update = v._noUiSlider.updateOptions;
-        v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
-        }}""")
-    x, y = handle_centre(pg, "temperature")
+    count_slider_setups(pg, f"Bokeh.index.find_one(({FIND})('temperature'))")
     start = pg.evaluate(f"() => ({FIND})('temperature').value")
-    pg.mouse.move(x, y)
-    pg.mouse.down()
-    for i in range(5):
-        pg.mouse.move(x + 6 * (i + 1), y)
-        lp.painted(pg)
-    pg.mouse.up()
+    slide(pg, *handle_centre(pg, "temperature"), 6, 5)
     slid = pg.evaluate(f"""() => {{ const m = ({FIND})('temperature'), v = Bokeh.index.find_one(m);
         return [m.value, Number(v._noUiSlider.get()), window.__updates]; }}""")
     assert slid[0] > start and slid[1] == pytest.approx(slid[0], abs=1e-9) and slid[2] == 0, slid
@@ -395,12 +409,7 @@ def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exp
                 g.constructor.press_threshold, paints - asked_at_once]; }}""")
     assert got == [True, 2, False, False, 300, 0], "[moved, reads, quiet sheet, no press timer, threshold, paints]"
     # The explainer in a gesture (its T slider held and moved): the other figure measures its axes at each paint.
-    pg.evaluate(f"""() => {{ const v = ({foreign})('foreign_figure'); window.__asked = 0;
-        for (const panel of v.model.side_panels) {{
-          const layout = v.renderer_views.get(panel)?.layout; if (!layout) continue;
-          const asked = layout.has_size_changed;
-          layout.has_size_changed = function () {{ window.__asked++; return asked.call(this); }};
-        }} }}""")
+    count_panel_measures(pg, f"({foreign})('foreign_figure')")
     x, y = handle_centre(pg, "temperature")
     pg.mouse.move(x, y)
     pg.mouse.down()
@@ -414,19 +423,10 @@ def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exp
     steps = [b - a for a, b in zip([0, *counts[:-1]], counts, strict=True)]
     assert all(step > 0 for step in steps), steps
     # Its slider slid by the mouse: Bokeh sets the slider up again for each new value.
-    pg.evaluate(f"""() => {{ const v = ({foreign})('foreign_slider'); window.__updates = 0;
-        const update = v._noUiSlider.updateOptions;
-        v._noUiSlider.updateOptions = function (...args) {{ window.__updates++; return update.apply(this, args); }};
-        }}""")
+    count_slider_setups(pg, f"({foreign})('foreign_slider')")
     box = pg.evaluate_handle(f"() => ({foreign})('foreign_slider').shadow_el.querySelector('.noUi-handle')") \
         .as_element().bounding_box()
-    hx, hy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    pg.mouse.move(hx, hy)
-    pg.mouse.down()
-    for i in range(4):
-        pg.mouse.move(hx + 8 * (i + 1), hy)
-        lp.painted(pg)
-    pg.mouse.up()
+    slide(pg, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 8, 4)
     slid = pg.evaluate(f"() => [({foreign})('foreign_slider').model.value, window.__updates]")
     assert slid[0] > 5 and slid[1] >= 1, slid
     lp.drag(pg, 2, -40)  # and the explainer still takes its own gestures
