@@ -6,7 +6,7 @@ from app import actions, controls, fields, rules, tour
 from app.controls import CONTROLS
 from app.document import widest_value
 from app.steps import STEPS
-from tests.twin_cases import STATES
+from tests.twin_cases import STATES, changed
 
 # The actions of app/actions.py a control runs, with the arguments a learner can give them.
 RUNS = {"add_one": [()], "subtract_max": [()], "reset": [()], "add_class": [()], "remove_class": [()],
@@ -25,31 +25,20 @@ def test_a_control_writes_every_key_its_action_changes(c):
     assert changed - {"z0"} == set(c.writes), changed  # z0 moves with z: "z" locks both
 
 
-def away(f, s):
-    """A valid value of field f other than state s's (lock and hide empty: a held key is never changed)."""
-    if f.kind in ("real", "count"):
-        return f.bounds[1] if s[f.key] != f.bounds[1] else f.bounds[0]
-    if f.kind == "flag":
-        return not s[f.key]
-    if f.kind == "choice":
-        return next(c for c in f.choices if c != s[f.key])
-    if f.kind == "keys":
-        return [] if f.key in ("lock", "hide") else list(f.choices)
-    return {"index": 1, "logits": [0.5, -0.5, 0.25], "names": ["a", "b", "c"]}.get(f.kind, s[f.key])
-
-
 def test_start_again_writes_exactly_the_keys_entering_a_step_can_change():
     """"Start again" is inert when a link locks a key it writes: a key it never changes would lock it for nothing
     (the units did), a key it changes and does not list would be changed under a lock."""
     base = fields.default_state()
-    far = rules.checked_state({**base, **{f.key: away(f, base) for f in fields.FIELDS if f.key != "notice"}})
-    changed = set()
+    # Every key elsewhere but the link's lock and hide, which would keep what they hold.
+    far = rules.checked_state({**base, **{f.key: changed(f, base) for f in fields.FIELDS
+                                          if f.key not in ("notice", "lock", "hide")}})
+    written = set()
     for s in (base, far):
         for k, step in enumerate(STEPS, start=1):
             here = {**s, "step": k}
             after = tour.restart(step, here)
-            changed |= {LINK_KEY[key] for key in here if key != "notice" and after[key] != here[key]}
-    assert changed - {"z0"} == set(controls.BY_NAME["tour_setup"].writes)
+            written |= {LINK_KEY[key] for key in here if key != "notice" and after[key] != here[key]}
+    assert written - {"z0"} == set(controls.BY_NAME["tour_setup"].writes)
 
 
 def test_every_key_a_link_can_lock_has_a_control_and_reset_everything_none():

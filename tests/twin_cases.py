@@ -22,6 +22,31 @@ def base_state(z, names=None, **kw):
             **({"names": names} if names else {}), **kw}
 
 
+def changed(f, s):
+    """A valid value of field f (app/fields.py) that state s does not hold, by the field's kind; a link's lock and
+    hide fix T and ε."""
+    held = s[f.key]
+    if f.kind == "logits":
+        return [z + 3.0 for z in held]
+    if f.kind == "names":
+        return ["ant", "bee", "<b>wasp</b>"]  # markup stays text
+    if f.kind in ("real", "count"):  # halfway to the upper bound, or from the lower one when s holds it
+        lo, hi = f.bounds
+        start = held if held != hi else lo
+        return (start + hi) / 2 if f.kind == "real" else (start + hi) // 2
+    if f.kind == "index":
+        return (held + 1) % len(s["z"])
+    if f.kind == "choice":
+        return next(c for c in f.choices if c != held)
+    if f.kind == "flag":
+        return not held
+    if f.kind == "notice":
+        return "refused" if held != "refused" else ""
+    if f.kind == "keys":
+        return ["T", "eps"] if f.key in ("lock", "hide") else [c for c in f.choices if c not in held]
+    raise AssertionError(f"no changed value for a {f.kind} field ({f.key}): add one here")
+
+
 HAND = [
     base_state([2.0, 1.0, 0.1]),                                                # the SPEC's default lesson
     base_state([2.0, 1.0]),                                                     # two classes: the sigmoid

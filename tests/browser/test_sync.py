@@ -16,6 +16,7 @@ from app.fields import BY_KEY
 from app.state import Lesson
 from tests.browser import lessonpage as lp
 from tests.browser.conftest import Page
+from tests.twin_cases import changed
 
 
 def open_served(p, served):
@@ -193,32 +194,8 @@ def test_reset_from_python_puts_the_axis_where_the_page_button_does(session):
     assert axis == [-6.6, 6.6]  # ±6 holds (2, 1, 0.1), plus 0.6
 
 
-def changed(f):
-    """A valid value of field f (app/fields.py) that the default lesson does not hold, by the field's kind."""
-    start = fields.default_state()
-    if f.kind == "logits":
-        return [z + 3.0 for z in start[f.key]]
-    if f.kind == "names":
-        return ["ant", "bee", "<b>wasp</b>"]  # markup stays text
-    if f.kind == "real":
-        return (f.default + f.bounds[1]) / 2
-    if f.kind == "index":
-        return len(start["z"]) - 1
-    if f.kind == "count":
-        return (f.default + f.bounds[1]) // 2
-    if f.kind == "choice":
-        return next(c for c in f.choices if c != f.default)
-    if f.kind == "flag":
-        return not f.default
-    if f.kind == "notice":
-        return "refused"
-    if f.kind == "keys":
-        return ["T", "eps"]
-    raise AssertionError(f"no changed value for a {f.kind} field ({f.key}): add one here")
-
-
 # One change per parameter of the lesson, and one that changes the number of classes.
-CHANGES = {**{f.param: {f.param: changed(f)} for f in fields.FIELDS},
+CHANGES = {**{f.param: {f.param: changed(f, fields.default_state())} for f in fields.FIELDS},
            "classes": {"class_names": ["a", "b"], "logits": [1.0, 2.0], "initial_logits": [1.0, 2.0]}}
 
 
