@@ -57,6 +57,7 @@ FORMAT = [(0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 
 # version). Unicode data under the Unicode License v3: static/LICENSE-unicode.txt.
 CONFUSABLES_FILE = "confusables.json"
 
+
 @cache
 def unknown_ranges():
     """The code points Python's Unicode tables leave unassigned (Cn) or that are surrogates (Cs), as ranges."""

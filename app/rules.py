@@ -30,6 +30,7 @@ from .refusal import Refusal, TypeRefusal, items, sequence, shown
 
 # The limits of the lesson's table (app/fields.py), by the names the rest of the code knows them by.
 T_BOUNDS = fields.BY_KEY["T"].bounds
+
 # The limits as the notices print them, written once here so both renderers show the same text.
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
           # A real field's bounds, for its refusal ("T lies from {T_lo} to {T_hi}.")
