@@ -23,6 +23,8 @@ The twin of `locked` and `hidden` is static/controls.mjs `control_off`.
 
 from dataclasses import asdict, dataclass
 
+from .tour import RESTART_WRITES
+
 # widget: (Bokeh model, what a learner does with it)
 WIDGETS = {
     "log_slider": "a Slider over log10 of a real field: slide it, or press the arrow keys",
@@ -110,12 +112,10 @@ CONTROLS = (
     Control("download_png", "button", "download_png", action="download_png", row=3, width=190),
     # The guided path (app/steps.py), its row above the figures while it is shown. Next and Back enter a step
     # (app/tour.py `enter`), which never changes what a link locks; "Start again" enters it again from its
-    # initial logits (app/tour.py `restart`), which may write every lesson key, so any lock makes it inert.
+    # initial logits (app/tour.py `restart`), which may write every key but the reader's own: a lock of any of
+    # them makes it inert.
     Control("tour_back", "button", "tour_back", action="tour_back", writes=("step",), row=8, width=100),
-    Control("tour_setup", "button", "tour_setup", action="tour_setup",
-            writes=("z", "names", "T", "y", "eps", "lr", "learn", "logloss", "n", "seed", "sample", "jacobian", "naive",
-                    "dtype", "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "open", "fn"),
-            row=8, width=190),
+    Control("tour_setup", "button", "tour_setup", action="tour_setup", writes=RESTART_WRITES, row=8, width=190),
     Control("tour_next", "button", "tour_next", action="tour_next", writes=("step",), row=8, width=100,
             primary=True),
 )

@@ -74,6 +74,60 @@ SIZES = {
                 "yticks": "20px", "labels": "20px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4,
                 "target": 5, "least": 20},
 }
+
+
+@dataclass(frozen=True)
+class Readout:
+    """One readout Div of the page, which static/readouts.mjs (or its view's module) fills with HTML."""
+
+    key: str  # its CSS class is readout-<key> (the testing contract's readout-loss …)
+    role: str  # its room: a block may take two lines on a wide screen, a short one one line on a phone
+    column: str  # the column of readouts it sits in (`build` places each column)
+    section: str | None = None  # the section of app/fields.py SECTIONS it shows with; None: always, with its part
+    view: str = "lesson"  # what draws it: the lesson (static/readouts.mjs), "calibration" or "lm" (their modules)
+    # Held at its height while a gesture lasts (static/gestures.mjs hold_box): its lines, which a gesture's frames
+    # never change, are laid out inside it alone, where a box that follows its content lays the page out again.
+    held: bool = False
+
+
+READOUTS = (
+    # The first screen: p_y (and, with two classes, the sigmoid) beside the loss.
+    Readout("py", "readout-short", "key"),
+    Readout("sigmoid", "readout-line", "key"),
+    Readout("loss", "readout-block", "loss"),
+    # The sections a learner opens, in two columns.
+    Readout("probs", "readout-probs", "sections", section="table", held=True),
+    Readout("strip", "readout-lab", "sections", section="table"),
+    Readout("formula", "readout-block", "sections", section="table"),
+    Readout("lse", "readout-line", "sections", section="lse"),
+    Readout("arrows", "readout-line", "sections", section="lse"),
+    Readout("entropy", "readout-block", "info", section="info"),
+    Readout("floor", "readout-block", "info", section="info"),
+    Readout("kl", "readout-line", "info", section="info"),
+    Readout("perplexity", "readout-line", "info", section="info"),
+    Readout("info", "readout-info", "info", section="info"),
+    Readout("gap", "readout-block", "info", section="info"),  # shown with ε as well
+    # The lab's parts, each under its controls.
+    Readout("update", "readout-lab", "update", held=True),
+    Readout("race", "readout-lab", "race", held=True),
+    Readout("chain", "readout-lab", "chain", held=True),
+    Readout("naive", "readout-lab", "naive", held=True),
+    # The calibration view: the numbers under the NLL curve, a few sentences below the figures.
+    *(Readout(k, "readout-lab", "calibration_side", view="calibration", held=True)
+      for k in ("ece", "mce", "nll", "accuracy", "fit")),
+    Readout("calibration", "readout-lab", "calibration_below", view="calibration"),
+    # The road to language models: the filters beside the rank-probability plot, the other softmaxes below.
+    *(Readout(k, "readout-lab", "lm_side", view="lm", held=True) for k in ("decoding", "uniform")),
+    *(Readout(k, "readout-lab", "lm_below", view="lm", held=True) for k in ("alibi", "routing", "distillation")),
+    Readout("lm", "readout-lab", "lm_below", view="lm"),
+)
+
+
+def column_of(name):
+    """The keys of the readouts in column `name`, in the table's order."""
+    return [r.key for r in READOUTS if r.column == name]
+
+
 # Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
 # side in steps of half_window where a logit would leave it, plus `pad` between the outermost draggable position
 # and the frame's edge; an arrow is drawn arrow_scale times as long as −∂L/∂z, arrow_dx right of its point, or
@@ -96,13 +150,13 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         # How far a class axis's names may reach from it, as a share of the figure's height (names below) or
         # width (names on its left); a longer name is shortened with "…" (static/frame.mjs class_labels).
         "name_depth": 0.25,
-        # The section of readouts each readout belongs to (app/fields.py SECTIONS); p_y, the loss and the
-        # sigmoid are always shown.
+        # What the page reads of the readouts' table: each one's section, each view's (emptied when the view
+        # closes), those held during a gesture.
+        "section_of": {r.key: r.section for r in READOUTS if r.section},
+        "readouts_of": {v: [r.key for r in READOUTS if r.view == v] for v in ("calibration", "lm")},
+        "held": [r.key for r in READOUTS if r.held],
         # The rows of controls (app/controls.py) shown while a flag is on: the lab's parts, the guided path.
         "flag_rows": {"5": "learn", "6": "sample", "7": "naive", "8": "tour", "9": "calib", "10": "lm", "11": "lm"},
-        "section_of": {"probs": "table", "strip": "table", "formula": "table", "entropy": "info", "floor": "info",
-                       "kl": "info", "perplexity": "info", "info": "info", "gap": "info", "lse": "lse",
-                       "arrows": "lse"},
         # The figures' text (a canvas's): Bokeh's own font, a machine's Korean fonts, then the page's Hangul
         # (static/hangul.css), which the page gives the figures once it has loaded.
         "hangul": "SX Hangul",
@@ -153,23 +207,6 @@ LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["p
 # The polite ARIA live region, empty: the page writes its text once a change is done, never during a drag (a
 # live region must be in the page before its text changes for a screen reader to announce it).
 LIVE_REGION = '<div class="live-region" role="status" aria-live="polite"></div>'
-# key: role; a block readout may take two lines on a wide screen, a short one one line on a phone
-READOUTS = {
-    "py": "readout-short", "probs": "readout-probs", "strip": "readout-lab", "formula": "readout-block",
-    "sigmoid": "readout-line",
-    "info": "readout-info",
-    "loss": "readout-block", "entropy": "readout-block", "floor": "readout-block", "kl": "readout-line",
-    "perplexity": "readout-line", "gap": "readout-block", "lse": "readout-line", "arrows": "readout-line",
-    "update": "readout-lab", "race": "readout-lab", "chain": "readout-lab", "naive": "readout-lab",
-    "ece": "readout-lab", "mce": "readout-lab", "nll": "readout-lab", "accuracy": "readout-lab",
-    "fit": "readout-lab", "calibration": "readout-lab",
-    "decoding": "readout-lab", "uniform": "readout-lab", "alibi": "readout-lab", "routing": "readout-lab",
-    "distillation": "readout-lab", "lm": "readout-lab",
-}
-CALIBRATION_READOUTS = ("ece", "mce", "nll", "accuracy", "fit")  # under the NLL curve; "calibration" below them
-LM_READOUTS = ("decoding", "uniform")  # beside the rank-probability plot; the others under the three figures
-
-
 # Neither Bokeh's page template nor Panel's has a viewport tag: without it a phone lays the page out about
 # 980 px wide and shrinks it, so no narrow-screen rule applies. The exported page and the served app add it,
 # and the Hangul font (static/hangul.css), which only the document's head can declare.
@@ -594,7 +631,7 @@ def build(s, mode="file", app_path="", app_url=""):
     # Empty until the page's first frame, which also shows the gap (with ε), the sigmoid (two classes) and the
     # sections a learner opened.
     shown = {"py", "loss", *(k for k, section in VIEW["section_of"].items() if section in s["open"])} - {"gap"}
-    divs = {key: div(key, "", role, visible=key in shown) for key, role in READOUTS.items()}
+    divs = {r.key: div(r.key, "", r.role, visible=r.key in shown) for r in READOUTS}
     notice = Div(text="", name="notice", css_classes=["notice"], stylesheets=sheets,
                  disable_math=True, **stretch)
     inputs = Div(text="", name="logit_inputs", css_classes=["inputs-box"], stylesheets=sheets,
@@ -621,25 +658,26 @@ def build(s, mode="file", app_path="", app_url=""):
     bands = {r: row(*titles.get(r, []), *(controls[c.name] for c in CONTROLS if c.row == r), **wrap,
                     visible=s[shown_with[r]] if r in shown_with else True)
              for r in sorted({c.row for c in CONTROLS})}
-    def readouts(*keys, key=False):
-        return column(*(divs[k] for k in keys), css_classes=["readout-column", *(["key-readouts"] if key else [])],
-                      stylesheets=sheets, **stretch)
+    def readouts(name, key=False):
+        return column(*(divs[k] for k in column_of(name)),
+                      css_classes=["readout-column", *(["key-readouts"] if key else [])], stylesheets=sheets, **stretch)
 
     # The diagram and its histogram in one column, the NLL curve over the readouts in another. Closed, the view's
     # figures stay out of the layout (a hidden figure is still built and laid out with every page): the page
     # puts them in when the view is first opened (static/calibration_view.mjs place_figures).
     calibration_left = column(fig_rel, fig_counts, css_classes=["fig-column", "narrow"], stylesheets=sheets, **stretch)
-    calibration_right = column(*([fig_nll] if s["calib"] else []), *(divs[k] for k in CALIBRATION_READOUTS),
+    calibration_right = column(*([fig_nll] if s["calib"] else []), *(divs[k] for k in column_of("calibration_side")),
                                css_classes=["fig-column"], stylesheets=sheets, **stretch)
     calibration_row = row(*([calibration_left] if s["calib"] else []), calibration_right, spacing=16, **wrap)
 
     # The road to language models the same way: the rank-probability plot beside its readouts, then attention,
     # the router and distillation in a row, each put in the layout when the view is first opened
     # (static/lm_view.mjs place_lm_figures).
-    lm_right = column(*(divs[k] for k in LM_READOUTS), css_classes=["fig-column"], stylesheets=sheets, **stretch)
+    lm_right = column(*(divs[k] for k in column_of("lm_side")), css_classes=["fig-column"], stylesheets=sheets,
+                      **stretch)
     lm_top = row(*([fig_vocab] if s["lm"] else []), lm_right, spacing=16, **wrap)
     lm_figures = row(fig_att, fig_decay, fig_router, fig_distill, spacing=16, **wrap)
-    lm_below = row(readouts("alibi", "routing", "distillation", "lm"), **wrap)
+    lm_below = row(readouts("lm_below"), **wrap)
     lm_bottom = column(*([lm_figures] if s["lm"] else []), lm_below, **stretch)
     for f in (fig_vocab, fig_att, fig_decay, fig_router, fig_distill):
         f.css_classes = [*f.css_classes, "fig-column"]
@@ -658,7 +696,7 @@ def build(s, mode="file", app_path="", app_url=""):
         tour_status,
         bands[PATH_ROW],
         figures_row,
-        row(readouts("py", "sigmoid", key=True), readouts("loss", key=True), spacing=16, **wrap),
+        row(readouts("key", key=True), readouts("loss", key=True), spacing=16, **wrap),
         bands[0],
         bands[5],
         function_row,
@@ -666,8 +704,7 @@ def build(s, mode="file", app_path="", app_url=""):
         inputs,
         notice,
         bands[2],
-        row(readouts("probs", "strip", "formula", "lse", "arrows"),
-            readouts("entropy", "floor", "kl", "perplexity", "info", "gap"), spacing=16, **wrap),
+        row(readouts("sections"), readouts("info"), spacing=16, **wrap),
         # The lab: what a learner opens, then the step's update (its controls and loss are under T), draws, the
         # Jacobian, the naive softmax.
         bands[4],
@@ -680,7 +717,7 @@ def build(s, mode="file", app_path="", app_url=""):
         # The calibration view: its controls, the figures, the readouts with the fit and a few sentences.
         bands[9],
         calibration_row,
-        row(readouts("calibration"), **wrap),
+        row(readouts("calibration_below"), **wrap),
         # The road to language models: a real vocabulary's next word, then three more softmaxes, and their
         # readouts (the ALiBi identity, the router's two orders, distillation's T²) with a few sentences.
         bands[10],

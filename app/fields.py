@@ -32,11 +32,6 @@ LOGIT_LIMIT = 100.0
 K_BOUNDS = (2, 10)
 # Where a lesson's logits start: the seed's cat, dog, bird first, then seven more with distinct values.
 TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7]
-# The link keys of the fields a learner has controls for: what a link may lock or hide. "z" stands for every
-# control that moves the logits (the points, their inputs, the buttons that change them).
-CONTROLLED = ("z", "T", "y", "eps", "learn", "lr", "logloss", "n", "seed", "sample", "jacobian", "naive", "dtype",
-              "calib", "cT", "bins", "lm", "vlang", "topk", "topp", "minp", "head", "rk", "units", "fn",
-              "names", "lang", "theme", "lecture", "open", "step", "tour")
 SEED_MAX = 2**32 - 1  # the generator's seed is one 32-bit word (core/sampling.py)
 # The readouts beyond p_y and the loss, in sections a learner opens: the table of classes (with the softmax of
 # the true class), the information (entropy, floor, KL, perplexity, the information bar) and log-sum-exp (with
@@ -69,9 +64,12 @@ class Field:
     link: str | None = None
     always: bool = False
     cli: Option | None = None
+    # Kept when a step of the guided path starts from a fresh lesson (app/tour.py `enter`): how the page looks
+    # and where the path is, and what an instructor's link fixed, not the lesson itself.
+    kept: bool = False
 
 
-FIELDS = (
+LESSON_FIELDS = (
     # No option: --logits sets where the logits start (the row below), and they start there.
     Field("z", "logits", "logits", "z_k, the logit of each class; a learner drags them.", link="z", always=True,
           cli=None),
@@ -150,30 +148,38 @@ FIELDS = (
           default="none", choices=("none", "nll", "sigmoid", "sweep"), link="fn",
           cli=Option("--function", help="a figure of a function beside the bars", example="nll")),
     Field("units", "units", "choice", "Unit of every information readout.", default="nats",
-          choices=("nats", "bits"), link="units", cli=Option("--units", help="unit of the information readouts")),
+          choices=("nats", "bits"), link="units", kept=True,
+          cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",
-          always=True, cli=Option("--lang", help="language of every label")),
+          always=True, kept=True, cli=Option("--lang", help="language of every label")),
     Field("theme", "theme", "choice", "Light or dark colours, or auto: the reader's own (prefers-color-scheme).",
-          default="light", choices=("light", "dark", "auto"), link="theme",
+          default="light", choices=("light", "dark", "auto"), link="theme", kept=True,
           cli=Option("--theme", help="colours; auto follows the reader's light or dark mode")),
     Field("lecture", "lecture", "flag", "Large type and thick lines for a projector.", default=False,
-          link="lecture", cli=Option("--lecture", help="large type and thick lines for a projector")),
+          link="lecture", kept=True, cli=Option("--lecture", help="large type and thick lines for a projector")),
     Field("open", "open_sections", "keys",
           "The sections of readouts a learner has opened (table, info, lse); the first screen shows p_y and the "
           "loss.", default=(), choices=SECTIONS, link="open",
           cli=Option("--open", help="sections open at the start: table, info, lse", example="table,info")),
     Field("step", "tour_step", "count", "The step of the guided path (app/tour.py) the page shows, from 1.",
-          default=1, bounds=(1, len(STEPS)), refusal="step_range", link="step",
+          default=1, bounds=(1, len(STEPS)), refusal="step_range", link="step", kept=True,
           cli=Option("--step", help="the step of the guided path it opens at ({lo} to {hi})")),
     Field("tour", "show_tour", "flag", "Show the guided path above the figures (tour=0 in a link: free play).",
-          default=True, link="tour", cli=None),  # on by default: an option would only turn it off
+          default=True, link="tour", kept=True, cli=None),  # on by default: an option would only turn it off
+)
+# The link keys a link may lock or hide: every field a link writes but the initial logits, which move with the
+# logits ("z" stands for every control that moves them: the points, their inputs, the buttons), and the locks
+# themselves. Each has a control (tests/test_controls.py).
+CONTROLLED = tuple(f.link for f in LESSON_FIELDS if f.link and f.key != "initial")
+FIELDS = (
+    *LESSON_FIELDS,
     Field("lock", "locked", "keys",
           "Link keys of the controls a learner cannot change (an instructor's question: lock=T,y); the notebook's "
-          "own code still can.", default=(), choices=CONTROLLED, link="lock",
+          "own code still can.", default=(), choices=CONTROLLED, link="lock", kept=True,
           cli=Option("--lock", help="controls a learner cannot change, by link key, e.g. T,y", example="T,y")),
     Field("hide", "hidden", "keys",
           "Link keys of the controls not shown at all (hide=eps,names); hidden is locked too.", default=(),
-          choices=CONTROLLED, link="hide",
+          choices=CONTROLLED, link="hide", kept=True,
           cli=Option("--hide", help="controls not shown, by link key, e.g. eps,names", example="eps,names")),
     Field("notice", "notice", "notice",
           "Why the last change was refused, as a key of the string table ('' when all is well).", default="",

@@ -9,12 +9,18 @@ import numpy as np
 
 import core
 
-from .fields import default_state
+from .fields import CONTROLLED, FIELDS, default_state
 from .steps import BY_ID, STEPS  # noqa: F401  (the doctests' way to a step)
 
-# A lesson's keys that a step starting from a fresh lesson keeps: how the page looks (the loss's units too) and
-# what an instructor's link fixed, not the lesson itself.
-KEPT = ("lang", "theme", "lecture", "lock", "hide", "step", "tour", "units")
+# A lesson's keys that a step starting from a fresh lesson keeps (app/fields.py, a row's `kept`).
+KEPT = tuple(f.key for f in FIELDS if f.kept)
+# The keys the class count shapes (logits, names, a class index): a link holding one keeps the step's logits out,
+# as a fresh lesson of the step's count would not fit it.
+COUNTED = frozenset(f.key for f in FIELDS if f.kind in ("logits", "names", "index"))
+# The link keys "Start again" may change, so a link locking any of them makes it inert (app/controls.py
+# `tour_setup`): a step that sets logits starts from a fresh lesson, which writes every key a link may lock but
+# those KEPT (tests/test_controls.py runs every step's restart to check it).
+RESTART_WRITES = tuple(f.link for f in FIELDS if f.link in CONTROLLED and f.key not in KEPT)
 
 
 def quantities(s):
@@ -67,7 +73,7 @@ def enter(step, s):
     """
     held = {*s["lock"], *s["hide"]}
     changes = {k: v for k, v in (step.setup or {}).items() if k not in held}
-    if "z" in changes and not held & {"z", "names", "y"}:
+    if "z" in changes and not held & COUNTED:
         fresh = default_state(s["lang"], len(changes["z"]))
         out = {**fresh, **{k: s[k] for k in (*KEPT, *held) if k in s}, **changes}
     else:

@@ -8,7 +8,6 @@ import { act } from "./lesson.mjs";
 import { aside, fill, fixed3, grouped, info_html, label, value_span, with_minus } from "./readouts.mjs";
 
 const CURVE_POINTS = 97; // the NLL curve's temperatures, log-spaced over the view's slider
-const CALIBRATION_READOUTS = ["ece", "mce", "nll", "accuracy", "fit", "calibration"];
 // The NLL axis: up to a little above ln 10 (the NLL of the uniform guess, where T → ∞ takes it), in steps of a
 // half, and higher only while the point at the view's T would leave it.
 const NLL_STEP = 0.5;
@@ -83,7 +82,10 @@ const FEW_DIGITS = 20;
 
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
 export function calibration_frame(page, s, t, text) {
-  if (!s.calib) return { sources: {}, readouts: text ? Object.fromEntries(CALIBRATION_READOUTS.map((k) => [k, ""])) : {} };
+  if (!s.calib) {
+    const emptied = text ? Object.fromEntries(page.a.view.readouts_of.calibration.map((k) => [k, ""])) : {};
+    return { sources: {}, readouts: emptied };
+  }
   const h = heldout(page);
   const key = `${s.cT}:${s.bins}`;
   if (page.calibration?.key !== key) {

@@ -44,16 +44,12 @@ export function end_gesture(page) {
   if (g?.last) commit(page, g.last);
 }
 
-// The table of classes is as tall as its rows, which a gesture's frames never change (they change with K), and
-// the lab's readouts (the update, the race, the chain rule, the naive softmax, the calibration view's figures
-// and fit, the road to language models' readouts) as tall as their lines: held at their heights while a
-// gesture lasts, each is a box whose inside the browser lays out alone (contain), where a box that follows its
+// The readouts app/document.py READOUTS marks `held` (the table of classes, as tall as its rows, which a
+// gesture's frames never change, and the lab's readouts, as tall as their lines) are held at their heights while
+// a gesture lasts, each a box whose inside the browser lays out alone (contain), where a box that follows its
 // content makes every frame lay out the whole page again.
-const HELD = ["probs", "update", "race", "chain", "naive", "ece", "mce", "nll", "accuracy", "fit", "decoding", "uniform",
-  "alibi", "routing", "distillation"];
-
 function hold_box(page, held) {
-  const boxes = HELD.map((key) => element_of(page, page.a.divs[key])).filter(Boolean);
+  const boxes = page.a.view.held.map((key) => element_of(page, page.a.divs[key])).filter(Boolean);
   // Every height read before any is written: a write between two reads would lay the page out again.
   const heights = boxes.map((el) => (held ? `${el.getBoundingClientRect().height}px` : ""));
   boxes.forEach((el, k) => {

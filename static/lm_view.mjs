@@ -23,7 +23,6 @@ const GPT2_VOCABULARY = 50257;
 // A sequential scale for the attention weights, white (0) to dark blue (1): ColorBrewer's Blues, 7 classes; the
 // cells' dark text is written light on the two darkest.
 const BLUES = ["#eff3ff", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#084594"];
-const LM_READOUTS = ["decoding", "uniform", "alibi", "routing", "distillation", "lm"];
 
 async function unpack(packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
@@ -188,7 +187,10 @@ const follows = (page, live) => !(live && page.gesture && page.gesture.frames % 
 
 /** The view's sources and readouts for state s (none while it is closed: its sources keep what they held). */
 export function lm_frame(page, s, t, text, live = false) {
-  if (!s.lm) return { sources: {}, readouts: text ? Object.fromEntries(LM_READOUTS.map((k) => [k, ""])) : {} };
+  if (!s.lm) {
+    const emptied = text ? Object.fromEntries(page.a.view.readouts_of.lm.map((k) => [k, ""])) : {};
+    return { sources: {}, readouts: emptied };
+  }
   const vocab = vocabulary_of(page, s.vlang);
   const d = vocab ? decoding_numbers(page, s, vocab) : null;
   // The next word's plot follows every frame, the rest of the view at `follows`' rhythm: their four figures and

@@ -13,7 +13,11 @@ import { alibi_relative, head_slope } from "./lm_view.mjs";
 import { escape_html, fill, fixed3, with_minus } from "./readouts.mjs";
 import { cross_entropy, entropy, label_smoothing_floor, logsumexp, softmax, uniform_loss } from "./softmax.mjs";
 
-const TOUR_KEPT = ["lang", "theme", "lecture", "lock", "hide", "step", "tour", "units"];
+// A lesson's keys that a step starting from a fresh lesson keeps (app/fields.py, a row's `kept`).
+const kept_keys = (rules) => rules.lesson_fields.filter((f) => f.kept).map((f) => f.key);
+// The keys the class count shapes (app/tour.py COUNTED).
+const counted_keys = (rules) => rules.lesson_fields.filter((f) => ["logits", "names", "index"].includes(f.kind))
+  .map((f) => f.key);
 
 /** What a step's check reads from lesson state s (app/tour.py `quantities`). */
 export function tour_quantities(s) {
@@ -40,9 +44,9 @@ export function tour_enter(step, s, rules, strings) {
   const changes = Object.fromEntries(Object.entries(structuredClone(step.setup ?? {}))
     .filter(([key]) => !held.has(key)));
   let out;
-  if (changes.z && !["z", "names", "y"].some((key) => held.has(key))) {
+  if (changes.z && !counted_keys(rules).some((key) => held.has(key))) {
     const fresh = default_state(rules, strings, s.lang, changes.z.length);
-    const kept = Object.fromEntries([...TOUR_KEPT, ...held].filter((key) => key in s).map((key) => [key, s[key]]));
+    const kept = Object.fromEntries([...kept_keys(rules), ...held].filter((key) => key in s).map((key) => [key, s[key]]));
     out = { ...fresh, ...kept, ...changes };
   } else {
     delete changes.z;
@@ -56,7 +60,8 @@ export function tour_enter(step, s, rules, strings) {
  * enters its step, as Next does; one that names lesson values opens them as they are. */
 export function tour_opened(s, steps, rules, strings) {
   const fresh = default_state(rules, strings, s.lang, s.z.length);
-  const own = Object.keys(s).filter((key) => !TOUR_KEPT.includes(key) && key !== "notice");
+  const kept = kept_keys(rules);
+  const own = Object.keys(s).filter((key) => !kept.includes(key) && key !== "notice");
   if (own.some((key) => JSON.stringify(s[key]) !== JSON.stringify(fresh[key]))) return s;
   return tour_enter(steps[s.step - 1], s, rules, strings);
 }

@@ -61,7 +61,7 @@ HAND = [
     base_state([2.0, 1.0, 0.1, 3.0, -1.0], names=ODD[3:8], y=4, units="bits"),
     base_state([-100.0, 100.0], T=0.01, notice="at_limit"),
     base_state([1.0, 2.0, 3.0], notice="link_bad:z, <b>q</b>"),
-    base_state([2.0, 1.0, 0.1], lock=["T", "y"], hide=["eps", "names"]),         # an instructor's question
+    base_state([2.0, 1.0, 0.1], lock=["T", "y"], hide=["names", "eps"]),         # an instructor's question
 ]
 
 

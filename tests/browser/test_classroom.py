@@ -487,7 +487,7 @@ def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps
     p = open_page(QUESTION)
     pg = p.pg
     s = lp.state(pg)
-    assert (s["lock"], s["hide"], s["z"], s["y"]) == (["z", "T", "y"], ["eps", "names"], [3.0, 1.0, 0.5], 1)
+    assert (s["lock"], s["hide"], s["z"], s["y"]) == (["z", "T", "y"], ["names", "eps"], [3.0, 1.0, 0.5], 1)
     got = {c.name: (lp.prop(pg, c.name, "disabled"), lp.prop(pg, c.name, "visible")) for c in CONTROLS}
     assert got == {c.name: (inert(c, s), not controls.hidden(c, s)) for c in CONTROLS}
     assert {n for n, (off, _) in got.items() if off} == {
@@ -495,7 +495,7 @@ def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps
         "remove_class", "class_names", "step", "play",  # a gradient step moves the logits too
         "tour_setup", "tour_back"}  # "start again" may make a fresh lesson; the path starts at its first step
     assert {n for n, (_, shown) in got.items() if not shown} == {"label_smoothing", "class_names"}
-    assert "This link fixes the logits, the temperature, the true class, ε, the class names." in lp.text(pg, "header")
+    assert "This link fixes the logits, the temperature, the true class, the class names, ε." in lp.text(pg, "header")
     lp.drag(pg, 0, -60)
     inputs = "() => [...Bokeh.index.find_one(({})('logit_inputs')).markup_el.querySelectorAll('.logit-input')]"
     assert pg.evaluate(f"() => ({inputs.format(lp.FIND)})().every((e) => e.disabled)")
@@ -504,7 +504,7 @@ def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps
     lp.set_value(pg, "lang", "ko")
     lp.wait_state(pg, "(s) => s.units === 'bits' && s.lang === 'ko'")
     assert lp.state(pg)["z"] == [3.0, 1.0, 0.5]
-    assert "이 링크는 점수, 온도, 정답 부류, ε, 부류 이름을(를) 고정합니다." in lp.text(pg, "header")
+    assert "이 링크는 점수, 온도, 정답 부류, 부류 이름, ε을(를) 고정합니다." in lp.text(pg, "header")
     lp.click(pg, "reset_all")
     lp.wait_state(pg, "(s) => s.units === 'nats'")
     assert lp.state(pg) == {**s, "lang": "ko", "names": TEXT["ko"]["class_names"][:3]}
