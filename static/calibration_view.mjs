@@ -5,6 +5,7 @@
 import { confidence_and_correct, fit_temperature, mean_nll, reliability_bins } from "./calibration.mjs";
 import { set_if_changed, shown_theme } from "./draw.mjs";
 import { act } from "./lesson.mjs";
+import { last, memo } from "./record.mjs";
 import { aside, fill, fixed3, grouped, info_html, label, value_span, with_minus } from "./readouts.mjs";
 
 const CURVE_POINTS = 97; // the NLL curve's temperatures, log-spaced over the view's slider
@@ -87,11 +88,7 @@ export function calibration_frame(page, s, t, text) {
     return { sources: {}, readouts: emptied };
   }
   const h = heldout(page);
-  const key = `${s.cT}:${s.bins}`;
-  if (page.calibration?.key !== key) {
-    page.calibration = { key, n: calibration_numbers(h.test, h.val, s.cT, Number(s.bins)) };
-  }
-  const { n } = page.calibration;
+  const n = memo(page, "calibration", [s.cT, s.bins], () => calibration_numbers(h.test, h.val, s.cT, Number(s.bins)));
   const b = n.bins;
   const bits = s.units === "bits";
   const scale = bits ? 1 / Math.LN2 : 1;
@@ -139,7 +136,7 @@ export function draw_calibration(page, s, t) {
   for (const fig of figs) set_if_changed(fig, { visible: s.calib });
   if (!s.calib) return;
   place_figures(a.calibration_layout);
-  const { n } = page.calibration;
+  const n = last(page, "calibration");
   const scale = s.units === "bits" ? 1 / Math.LN2 : 1;
   set_if_changed(a.lab_figs.counts.y_range, { start: 0.5, end: 10 ** Math.ceil(Math.log10(2 * Math.max(...n.bins.count))) });
   const top = Math.max(Math.LN10 * NLL_ROOM * scale, n.nll * scale, n.nll_val * scale);

@@ -16,8 +16,7 @@ import { now } from "./lesson.mjs";
 import { link_of } from "./link.mjs";
 import { draw_lm, lm_frame } from "./lm_view.mjs";
 import { escape_html, fill, notice_html } from "./readouts.mjs";
-import { gumbel_noise } from "./sampling.mjs";
-import { cross_entropy } from "./softmax.mjs";
+import { history_of, kept_noise } from "./record.mjs";
 import { draw_tour, on_phone, tour_live } from "./tour.mjs";
 
 export function strings(page, s = now(page)) {
@@ -108,35 +107,6 @@ export function draw(page, s, { live = false, text = true } = {}) {
 }
 
 // ---- the lab (static/lab.mjs) ------------------------------------------------------------------------------
-
-const HISTORY = 2000; // steps the loss figure keeps: the oldest go first
-
-/** The loss after each step since the logits last changed otherwise: a step appends (gestures.mjs stepped), any
- * other change of the logits starts it anew at the loss of the logits shown. */
-function history_of(page, s, loss) {
-  const h = page.history;
-  if (!h || !same_array(s.z, h.z)) page.history = { z: [...s.z], step: [0], loss: [loss] };
-  return page.history;
-}
-
-export function record_step(page, from, next) {
-  const h = history_of(page, from, cross_entropy(from.z, from.y, from.T, from.eps));
-  h.step.push(h.step.at(-1) + 1);
-  h.loss.push(cross_entropy(next.z, next.y, next.T, next.eps));
-  h.z = [...next.z];
-  if (h.step.length > HISTORY) {
-    h.step.shift();
-    h.loss.shift();
-  }
-}
-
-// The draws' noise, n×K, drawn once per seed, N and K and kept: a drag or a new T moves the counts smoothly
-// under the same draws, and "add 1" leaves every draw as it was.
-function kept_noise(page, s) {
-  const key = `${s.seed}:${s.n}:${s.z.length}`;
-  if (page.noise?.key !== key) page.noise = { key, noise: gumbel_noise(s.n, s.z.length, s.seed) };
-  return page.noise.noise;
-}
 
 const NO_SAMPLES = { x: [], count: [], freq: [], lower: [], upper: [] };
 

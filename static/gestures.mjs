@@ -8,8 +8,9 @@ import { nudge, set_logit, step } from "./actions.mjs";
 import { changed_in_place, element_of, held_points, measured_panels, steady_panels } from "./bokeh_adapter.mjs";
 import { draw_play, typed_number } from "./controls.mjs";
 import { logit_text } from "./digits.mjs";
-import { draw, every_figure, record_step, same_array, strings } from "./draw.mjs";
+import { draw, every_figure, same_array, strings } from "./draw.mjs";
 import { act, commit, now } from "./lesson.mjs";
+import { record_step } from "./record.mjs";
 import { Refusal } from "./rules.mjs";
 
 export const TEXT_EVERY = 6; // frames of playing per writing of its text

@@ -10,6 +10,7 @@ import { fmt, fmt_text, logit_text } from "./digits.mjs";
 import { draw, set_if_changed, shown_theme } from "./draw.mjs";
 import { TEXT_EVERY } from "./gestures.mjs";
 import { now } from "./lesson.mjs";
+import { last, memo } from "./record.mjs";
 import { aside, escape_html, fill, grouped, info_html, label, value_span } from "./readouts.mjs";
 import { pairwise_sum, softmax } from "./softmax.mjs";
 
@@ -71,8 +72,12 @@ function log_ranks(V) {
 
 /** The decoding figures at state s, once per vocabulary, T and filters (a drag of the logits leaves them). */
 function decoding_numbers(page, s, vocab) {
-  const key = JSON.stringify([s.vlang, s.T, s.topk, s.topp, s.minp]);
-  if (page.decoding?.key === key) return page.decoding;
+  return memo(page, "decoding", [s.vlang, s.T, s.topk, s.topp, s.minp], () => decoded(s, vocab));
+}
+
+/** The decoding of a vocabulary at state s: the kept words with their renormalised p, the probability mass they
+ * held before the filters, and the rank-probability plot's points before and after. */
+function decoded(s, vocab) {
   const { words, z } = vocab;
   const { before, p, kept: keep } = decode_kept(z, s.T, decoding_stages(s));
   const kept = { word: [], p: [], rank: [] };
@@ -95,8 +100,7 @@ function decoding_numbers(page, s, vocab) {
       shown.p.push(p[r - 1]);
     }
   }
-  page.decoding = { key, lang: s.vlang, kept, mass, curve, shown, V: words.length };
-  return page.decoding;
+  return { lang: s.vlang, kept, mass, curve, shown, V: words.length };
 }
 
 /** The slope m of ALiBi head h of the view's 8 (2^(−h)); 0 for head 0, no bias. */
@@ -239,7 +243,8 @@ export function draw_lm(page, s, t, live = false) {
   if (!s.lm) return;
   place_lm_figures(a.lm_layout);
   const K = s.z.length;
-  const d = page.decoding?.lang === s.vlang && page.lexicon?.[s.vlang]?.words ? page.decoding : null;
+  const decoded = last(page, "decoding");
+  const d = decoded?.lang === s.vlang && page.lexicon?.[s.vlang]?.words ? decoded : null;
   // A gesture's frames keep the axes they began on (a new axis lays its figure out again, every frame); its end
   // fits them to what is shown.
   if (d && !live) {
