@@ -16,6 +16,8 @@ const KEPT = (globalThis.__softmax_explainer_bokeh ??= {
   panels: new WeakMap(), // plot view → the models its side panels show and the generation they were measured at
   steady: new WeakSet(), // plot views whose paints are in a gesture
   measured: 0, // a new generation whenever a font loads: every label's size may have changed with it
+  deferring: null, // the root view whose layout waits for the end of `one_layout`'s change, and whether one is due
+  due: false,
 });
 
 /** Whether a view is the explainer's: it or one of its parents (a renderer's plot, a plot's layout) is a root's. */
@@ -146,6 +148,37 @@ export function untabbable(page, fig) {
   const el = view_of(page, fig)?.canvas_view?.events_el;
   if (el && el.tabIndex !== -1) el.tabIndex = -1;
   if (el && el.style.outline !== "none") el.style.outline = "none";
+}
+
+/** Run `change`, which sets the explainer's models, with its layout computed once at the end rather than at every
+ * property it sets. Bokeh lays the page out again, synchronously, for each change that may move a box: the view
+ * walks up to its layout root, which updates and computes the whole layout (LayoutDOMView.invalidate_layout). A
+ * new look sets hundreds of properties, each such a layout: lecture mode took 1.5 s at the default lesson, most
+ * of it measuring tick labels again and again. While `change` runs, the explainer's root view notes that a layout
+ * is due instead of passing it up, and does it once when `change` is done, or at once if nothing noted one.
+ * `change` must read no size (a box, a figure's width): they are the old layout's until it returns. */
+export function one_layout(page, change) {
+  const root = view_of(page, page.a.root);
+  if (!root) return change();
+  const proto = owner_of(root, "invalidate_layout");
+  if (!proto.invalidate_layout.quiet) {
+    const invalidate = proto.invalidate_layout;
+    proto.invalidate_layout = function () {
+      if (KEPT.deferring === this) KEPT.due = true;
+      else invalidate.call(this);
+    };
+    proto.invalidate_layout.quiet = true;
+    proto.invalidate_layout.bokeh = invalidate;
+  }
+  const outer = KEPT.deferring;
+  KEPT.deferring = root;
+  KEPT.due = false;
+  try {
+    return change();
+  } finally {
+    KEPT.deferring = outer;
+    if (KEPT.due && !outer) proto.invalidate_layout.bokeh.call(root);
+  }
 }
 
 // The prototype in obj's chain that holds `name` itself: where a patch of Bokeh's method goes.

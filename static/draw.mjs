@@ -5,7 +5,7 @@
 // that the eye cannot see during a drag.
 
 import {
-  element_of, inner_width_of, markup_of, repaint_clean, scalar, set_draggable, set_markup
+  element_of, inner_width_of, markup_of, one_layout, repaint_clean, scalar, set_draggable, set_markup
 } from "./bokeh_adapter.mjs";
 import { calibration_frame, draw_calibration } from "./calibration_view.mjs";
 import { draw_controls } from "./controls.mjs";
@@ -88,12 +88,15 @@ export function draw(page, s, { live = false, text = true } = {}) {
   draw_axes(page, s, f);
   if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (live) return;
-  draw_look(page, s);
-  draw_fonts(page, s);
+  // The look, the fonts and the controls set many properties that may move a box: laid out once, after them.
+  one_layout(page, () => {
+    draw_look(page, s);
+    draw_fonts(page, s);
+    draw_controls(page, s, t);
+  });
   fit_class_axes(page, s);
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
-  draw_controls(page, s, t);
   // After every title and key of this frame is written (a language, a vocabulary unpacked); a gesture's frames
   // change neither them nor a figure's width.
   const size = a.sizes[s.lecture ? "lecture" : "normal"];

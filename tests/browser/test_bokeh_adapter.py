@@ -432,3 +432,28 @@ def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exp
     lp.drag(pg, 2, -40)  # and the explainer still takes its own gestures
     assert lp.state(pg)["z"][2] > 0.1
     assert p.errors == [], p.errors
+
+
+def test_one_layout_a_new_look_lays_the_page_out_a_few_times_not_at_every_property(pg):
+    """Bokeh lays the whole page out again, synchronously, when a widget's classes change (the view walks up to its
+    layout root: LayoutDOMView.invalidate_layout → compute_layout). Lecture mode sets hundreds of such properties;
+    the page sets its look, fonts and controls inside `one_layout`, which lays the page out once after them: the
+    toggle computed the root's layout 70 times before it (1.5 s on this machine), a few times after."""
+    count = f"""() => {{ const root = Bokeh.index.find_one(({FIND})('explainer')); window.__layouts = 0;
+        if (!root.compute_layout.counted) {{
+          const compute = root.compute_layout;
+          root.compute_layout = function (...args) {{ window.__layouts++; return compute.apply(this, args); }};
+          root.compute_layout.counted = true;
+        }} }}"""
+    pg.evaluate(count)
+    button = f"({FIND})('add_one')"
+    pg.evaluate(f"() => {{ const m = {button}; m.css_classes = [...m.css_classes, 'probe']; }}")
+    assert pg.evaluate("() => window.__layouts") == 1  # at once, before the script goes on
+    pg.evaluate(f"() => {{ const m = {button}; m.css_classes = m.css_classes.filter((c) => c !== 'probe'); }}")
+    for lecture in (True, False):
+        pg.evaluate(count)
+        lp.set_value(pg, "lecture", lecture, attr="active")
+        lp.wait_state(pg, f"(s) => s.lecture === {str(lecture).lower()}")
+        lp.settled(pg)
+        assert pg.evaluate(f"() => ({FIND})('temperature').css_classes.includes('lecture-mode')") is lecture
+        assert 1 <= pg.evaluate("() => window.__layouts") <= 10
