@@ -184,8 +184,9 @@ def test_long_names_are_shortened_on_the_axes_and_whole_everywhere_else(new_page
             link = (f"lang={lang}&tour=0&open=table&jacobian=1&lm=1&lecture={lecture}&theme={theme}&y={y}"
                     f"&names={quote(','.join(names))}")
             p.pg.evaluate("(link) => { location.hash = link; }", link)
-            # A whole new look with every view open takes this machine 4.5 to 5 s (most of it Bokeh laying out and
-            # painting every figure again): the wait is a bound for a slow day, not a measure of speed.
+            # A whole new look with every view open and a new language: about a second on this machine (laying out
+            # and painting every figure again; tests/benchmarks/bench_look.py), so the wait is a bound for a
+            # slow day, not a measure of speed.
             lp.wait_state(p.pg, f"(s) => s.names.length === {K} && s.lecture === {'true' if lecture else 'false'}",
                           timeout=30000)
             assert lp.state(p.pg)["names"] == names
