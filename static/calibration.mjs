@@ -2,7 +2,7 @@
 // formulas, bins and summation order (NumPy's, through softmax.mjs `pairwise_sum`), on rows of logits. The
 // Python core is the truth; tests/js/calibration.test.mjs checks this file against it on the shipped data.
 
-import { log_softmax, pairwise_sum, softmax } from "./softmax.mjs";
+import { log_softmax_at, pairwise_sum, softmax } from "./softmax.mjs";
 
 function examples(z, labels) {
   if (z.length === 0 || z[0].length < 2) throw new Error("logits must be n × K with n ≥ 1 and K ≥ 2");
@@ -57,7 +57,7 @@ export function maximum_calibration_error(confidence, correct, M = 15) {
 /** The mean NLL in nats, (1/n) Σ_i −log softmax(z_i/T)_{y_i}. */
 export function mean_nll(z, labels, T = 1.0) {
   examples(z, labels);
-  return -pairwise_sum(z.map((row, i) => log_softmax(row, T)[labels[i]])) / z.length;
+  return -pairwise_sum(z.map((row, i) => log_softmax_at(row, labels[i], T))) / z.length;
 }
 
 // Each row's E_q[z] and Var_q[z], q = softmax(β z): the NLL's slope and curvature in β, averaged.

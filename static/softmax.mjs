@@ -136,6 +136,15 @@ export function log_softmax(z, T = 1.0) {
   return Array.from(u, (v) => v - lse);
 }
 
+/** log softmax(z/T)_y alone: log_softmax(z, T)[y] to the bit, without the other entries (a mean NLL needs one
+ * per example). */
+export function log_softmax_at(z, y, T = 1.0) {
+  check_logits(z);
+  check_temperature(T);
+  const u = scaled_shifted(z, T);
+  return u[y] - log1p_others(u, z.indexOf(max_of(z)));
+}
+
 /** The smoothed one-hot target y'_k = (1 − ε)[k = y] + ε/K. */
 export function smoothed_target(y, K, label_smoothing = 0.0) {
   if (!Number.isInteger(y) || y < 0 || y >= K) throw new Error(`target ${y} is out of range for ${K} classes`);

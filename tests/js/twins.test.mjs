@@ -52,6 +52,14 @@ test("the core twin equals core/ on every case of tests/parity_cases.py", () => 
   }
 });
 
+test("log_softmax_at is log_softmax's entry to the bit, on every case of tests/parity_cases.py", () => {
+  for (const { case: raw } of fixture.core) {
+    const [z, T] = [decode(raw[0]), raw[1]];
+    const whole = twin.log_softmax(z, T);
+    z.forEach((_, y) => assert.ok(Object.is(twin.log_softmax_at(z, y, T), whole[y]), `${JSON.stringify(raw)} ${y}`));
+  }
+});
+
 test("every action does what app/actions.py does, at every limit", () => {
   for (const { state: s, answers: { step: want_step, ...answers } } of fixture.actions) {
     // A step's logits come from two exp() implementations: equal to 1e-12, not to the bit.
