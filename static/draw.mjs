@@ -66,12 +66,35 @@ export function draw(page, s, { live = false, text = true } = {}) {
   }
   // A drag's frames keep the axis it began on (a point dragged back inside it would shrink it mid-drag).
   if (!dragging) set_if_changed(a.figs.logit.y_range, { start: f.window[0], end: f.window[1] });
+  // Opening a view, showing a figure or a readout, a new look, new labels: each may move a box, and Bokeh lays the
+  // whole page out for each. Laid out once, after them all (nothing in between reads a size).
+  const tour_done = one_layout(page, () => draw_parts(page, s, f, t, { live, text,
+    readouts: { ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts } }));
+  if (live) return;
+  fit_class_axes(page, s);
+  // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
+  if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
+  // After every title and key of this frame is written (a language, a vocabulary unpacked); a gesture's frames
+  // change neither them nor a figure's width.
+  const size = a.sizes[s.lecture ? "lecture" : "normal"];
+  fit_hints(page, size);
+  fit_hints(page, size, a.lab_hints, a.lab_figs);
+  draw_locks(page, s, t);
+  show_live(page, tour_live(page, s, t, tour_done) || f.live);
+  write_link(page, s);
+  // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
+  page.shown = s;
+}
+
+/** The part of `draw` that sets the figures' views, the readouts, the path, the axes and the logit inputs, and
+ * (a whole frame) the look, the fonts and the controls; answers whether the guided path's step is done. */
+function draw_parts(page, s, f, t, { live, text, readouts }) {
+  const { a } = page;
   draw_lab_figures(page, s, f);
   draw_function(page, s, f, t, live);
   draw_calibration(page, s, t);
   draw_lm(page, s, t, live);
   for (const fig of Object.values(a.figs)) set_if_changed(fig.x_range, { start: f.x_range[0], end: f.x_range[1] });
-  const readouts = { ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts };
   for (const [key, html] of Object.entries(readouts)) {
     if (live && page.unseen.has(a.divs[key])) continue; // off screen: written at the gesture's end
     // Left out: a readout of a section the learner has not opened, and an empty one (the gap without ε, the
@@ -87,26 +110,12 @@ export function draw(page, s, { live = false, text = true } = {}) {
   }
   draw_axes(page, s, f);
   if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
-  if (live) return;
-  // The look, the fonts and the controls set many properties that may move a box: laid out once, after them.
-  one_layout(page, () => {
+  if (!live) {
     draw_look(page, s);
     draw_fonts(page, s);
     draw_controls(page, s, t);
-  });
-  fit_class_axes(page, s);
-  // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
-  if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
-  // After every title and key of this frame is written (a language, a vocabulary unpacked); a gesture's frames
-  // change neither them nor a figure's width.
-  const size = a.sizes[s.lecture ? "lecture" : "normal"];
-  fit_hints(page, size);
-  fit_hints(page, size, a.lab_hints, a.lab_figs);
-  draw_locks(page, s, t);
-  show_live(page, tour_live(page, s, t, tour_done) || f.live);
-  write_link(page, s);
-  // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
-  page.shown = s;
+  }
+  return tour_done;
 }
 
 // ---- the lab (static/lab.mjs) ------------------------------------------------------------------------------
