@@ -11,18 +11,7 @@ import pytest
 
 from app import fields
 from app.strings import LANGS, TEXT
-
-
-def leaves(table, path=()):
-    """(path, text) for every string of a language's table, its nested tables and lists included."""
-    if isinstance(table, dict):
-        for key, value in table.items():
-            yield from leaves(value, (*path, key))
-    elif isinstance(table, list | tuple):
-        for i, value in enumerate(table):
-            yield from leaves(value, (*path, i))
-    else:
-        yield path, table
+from tests.string_table import leaves
 
 
 def placeholders(text):

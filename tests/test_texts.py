@@ -6,24 +6,12 @@ import re
 import pytest
 
 from app.strings import LANGS, TEXT
+from tests.string_table import leaves
 
 
 def texts(lang):
-    """Every string of a language's table, nested ones included, with its path."""
-    out = []
-
-    def walk(value, path):
-        if isinstance(value, str):
-            out.append((path, value))
-        elif isinstance(value, dict):
-            for key, inner in value.items():
-                walk(inner, f"{path}.{key}")
-        elif isinstance(value, list | tuple):
-            for k, inner in enumerate(value):
-                walk(inner, f"{path}[{k}]")
-
-    walk(TEXT[lang], lang)
-    return out
+    """Every string of a language's table, nested ones included, with its path ("en.tour_steps.scores.task")."""
+    return [(".".join(map(str, (lang, *path))), text) for path, text in leaves(TEXT[lang])]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -20,6 +20,7 @@ from app.steps import STEPS
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
 from tests.browser.test_lesson import assert_consistent
+from tests.string_table import strings
 from tests.twin_cases import MALFORMED
 
 WIDTHS = [(375, 667), (720, 900), (1024, 768), (1440, 900)]
@@ -308,21 +309,12 @@ def page_strings(pg):
       return out; }}""")
 
 
-def strings_of(table):
-    """Every string of a language's table, lists and dicts flattened (the path's steps are dicts of dicts)."""
-    for value in table.values():
-        if isinstance(value, dict):
-            yield from strings_of(value)
-        else:
-            yield from value if isinstance(value, list) else [value]
-
-
 def foreign(lang):
     """The other language's interface strings, cut at their {fields} and markup, that this language never
     uses: none of them may show. (Maths such as "softmax(z / T)" and "KL(y′‖p)" is shared by both.)"""
-    own = list(strings_of(TEXT[lang]))
+    own = list(strings(TEXT[lang]))
     out = set()
-    for text in strings_of(TEXT["ko" if lang == "en" else "en"]):
+    for text in strings(TEXT["ko" if lang == "en" else "en"]):
         for piece in re.split(r"\{\w+\}|<[^>]+>", text):
             piece = piece.strip(" :·,.=()")
             if len(piece) >= 4 and not any(piece in o for o in own):

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from app import vocabulary  # noqa: E402
 from app.document import VIEW  # noqa: E402
 from app.strings import TEXT  # noqa: E402
+from tests.string_table import strings  # noqa: E402
 
 OUT = ROOT / "static" / "fonts"
 SOURCES = {400: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -38,18 +39,6 @@ FAMILY = "SX Hangul"
 # What the subset covers, and what the CSS's unicode-range says (static/hangul.css).
 RANGES = [(0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xAC00, 0xD7A3)]
 LICENCE = "/usr/share/doc/fonts-noto-cjk/copyright"
-
-
-def strings(value):
-    """Every string in a (nested) string table entry."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from strings(v)
 
 
 def needed():
