@@ -155,7 +155,7 @@ export function untabbable(page, fig) {
  * walks up to its layout root, which updates and computes the whole layout (LayoutDOMView.invalidate_layout). A
  * new look sets hundreds of properties, each such a layout: lecture mode took 1.5 s at the default lesson, most
  * of it measuring tick labels again and again. While `change` runs, the explainer's root view notes that a layout
- * is due instead of passing it up, and does it once when `change` is done, or at once if nothing noted one.
+ * is due instead of passing it up, and does it once when the outermost `change` is done (none if nothing asked).
  * `change` must read no size (a box, a figure's width): they are the old layout's until it returns. */
 export function one_layout(page, change) {
   const root = view_of(page, page.a.root);
@@ -172,7 +172,7 @@ export function one_layout(page, change) {
   }
   const outer = KEPT.deferring;
   KEPT.deferring = root;
-  KEPT.due = false;
+  if (!outer) KEPT.due = false; // inside another one_layout, a layout it noted stays due
   try {
     return change();
   } finally {
