@@ -134,8 +134,7 @@ def figures_only_page(lesson):
 def measure(browser, url, watched, moves, ready):
     pg = browser.new_page(viewport={"width": 1280, "height": 960})
     # Nothing from the network: only the page itself (a file, or the app on this machine).
-    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith((*chromium.LOCAL, "http://127.0.0.1"))
-             else r.abort())
+    chromium.local_only(pg, "http://127.0.0.1")
     pg.goto(url)
     ready(pg)
     pg.evaluate(PROBE, watched)

@@ -59,7 +59,7 @@ def main():
         for _ in range(args.rounds):
             for page, path in pages.items():
                 pg = browser.new_page(viewport={"width": 1280, "height": 960})
-                pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(chromium.LOCAL) else r.abort())
+                chromium.local_only(pg)
                 pg.goto(path.as_uri())
                 lp.wait_ready(pg)
                 lp.settled(pg, timeout=30000)

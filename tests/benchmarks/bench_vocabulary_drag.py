@@ -35,7 +35,7 @@ FRAME_MS = 1000 / 60
 
 def measure(browser, url, watched, moves):
     pg = browser.new_page(viewport={"width": 1280, "height": 960})
-    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(chromium.LOCAL) else r.abort())
+    chromium.local_only(pg)
     pg.goto(url)
     lp.wait_ready(pg)
     if watched == "vocab_curve":  # the vocabulary unpacked and drawn once before the drag
@@ -75,7 +75,7 @@ EVERY_FRAME = """([x, y, moves]) => new Promise((done) => {
 def every_frame(browser, url, watched, moves):
     """The frame intervals of a drag with a move in every frame, after the pointer went down on T's handle."""
     pg = browser.new_page(viewport={"width": 1280, "height": 960})
-    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(chromium.LOCAL) else r.abort())
+    chromium.local_only(pg)
     pg.goto(url)
     lp.wait_ready(pg)
     if watched == "vocab_curve":

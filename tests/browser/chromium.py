@@ -23,6 +23,21 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=executable(), args=ARGS)
 
 
+def local_only(target, *also, refused=None):
+    """Let a page or context (`target`) load only local URLs (LOCAL, and any prefix in `also`): every other
+    request is aborted, and its URL appended to `refused` when given."""
+    allowed = (*LOCAL, *also)
+
+    def route(r):
+        if r.request.url.startswith(allowed):
+            return r.continue_()
+        if refused is not None:
+            refused.append(r.request.url)
+        return r.abort()
+
+    target.route("**/*", route)
+
+
 def module_page(browser, names):
     """A blank page whose `window.twin` holds the exports of the static/ modules `names`, imported by the browser
     with everything they import."""

@@ -57,14 +57,7 @@ class Page:
         self.pg.on("request", lambda r: self.requests.append(r.url))
         self.pg.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         if block_network:
-            self.pg.route("**/*", self._route)
-
-    def _route(self, route):
-        url = route.request.url
-        if url.startswith(chromium.LOCAL):
-            return route.continue_()
-        self.blocked.append(url)
-        return route.abort()
+            chromium.local_only(self.pg, refused=self.blocked)
 
 
 @pytest.fixture

@@ -80,8 +80,7 @@ def test_every_hangul_character_of_the_interface_is_drawn_from_the_page_s_own_fo
     context = latin_browser.new_context(viewport={"width": 1024, "height": 900})
     pg = context.new_page()
     outside = []
-    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith((*chromium.LOCAL, url.split("/main")[0]))
-             else (outside.append(r.request.url), r.abort()))
+    chromium.local_only(pg, url.split("/main")[0], refused=outside)
     pg.goto(url)
     lp.wait_ready(pg)
     pg.wait_for_function(f"() => ({lp.FIND})('logit_figure').title.text_font.includes('SX Hangul')")

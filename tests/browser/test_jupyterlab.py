@@ -21,7 +21,7 @@ from tests.browser import lessonpage as lp
 from tests.browser.conftest import ROOT, free_port, wait_serving
 
 NOTEBOOK = ROOT / "examples" / "notebook.ipynb"
-LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", *chromium.LOCAL)
+SERVER = ("http://127.0.0.1", "ws://127.0.0.1")  # the JupyterLab server, loaded beside chromium.LOCAL
 # No "Jupyter news?" toast (it would ask the web), and every cell stays in the DOM even when scrolled away.
 SETTINGS = {"@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
             "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
@@ -68,8 +68,7 @@ def lab(browser, jupyterlab):
     """The notebook open in JupyterLab, every cell run, the explainer drawn; every non-local request refused."""
     context = browser.new_context(service_workers="block", viewport={"width": 1400, "height": 1000})
     blocked, errors = [], []
-    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL)
-                  else (blocked.append(r.request.url), r.abort()))
+    chromium.local_only(context, *SERVER, refused=blocked)
     pg = context.new_page()
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(jupyterlab)
