@@ -28,19 +28,29 @@ from bokeh.models import (
     Div,
     FixedTicker,
     HoverTool,
+    HSpan,
+    HStrip,
     InlineStyleSheet,
     LabelSet,
     Legend,
     LegendItem,
+    Line,
+    MultiLine,
     PointDrawTool,
+    Quad,
     RadioButtonGroup,
     Range1d,
+    Rect,
+    Scatter,
+    Segment,
     Select,
     Slider,
     Span,
+    Text,
     TextInput,
     Title,
     Toggle,
+    VBar,
     VeeHead,
     Whisker,
 )
@@ -74,6 +84,73 @@ SIZES = {
                 "yticks": "20px", "labels": "20px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4,
                 "target": 5, "least": 20},
 }
+
+# The look, as data: each model the page colours or sizes, and for each of its properties a colour of the theme
+# (THEMES) or, after "size.", a size of the look (SIZES). Python builds the models without it; the page applies it
+# at its first frame and at every change of theme or lecture mode (static/draw.mjs draw_look). A target is one
+# of the page's models by its path in the page's arguments, or a group of them (static/draw.mjs LOOK_GROUPS).
+LOOK = (
+    ("figures", {"background_fill_color": "bg", "border_fill_color": "bg", "outline_line_color": "grid"}),
+    ("titles", {"text_color": "fg"}),  # their sizes, and the keys': static/draw.mjs fit_hints
+    ("hints", {"text_color": "muted"}),
+    ("grids", {"grid_line_color": "grid"}),
+    ("axes", {"axis_label_text_color": "fg", "major_label_text_color": "fg", "axis_line_color": "muted",
+              "major_tick_line_color": "muted", "minor_tick_line_color": "muted",
+              "axis_label_text_font_size": "size.axis"}),
+    ("value_axes", {"major_label_text_font_size": "size.yticks"}),  # the class axes': static/draw.mjs draw_axes
+    ("glyphs.arrows", {"line_color": "arrow", "line_width": "size.arrow"}),
+    ("glyphs.heads", {"fill_color": "arrow", "line_color": "arrow"}),
+    ("glyphs.marks", {"fill_color": "arrow", "line_color": "arrow"}),
+    ("glyphs.arrow_labels", {"text_color": "arrow", "text_font_size": "size.hint"}),
+    ("glyphs.points", {"fill_color": "point", "line_color": "point_line"}),  # their size: static/draw.mjs
+    ("glyphs.selected", {"fill_color": "selected", "line_color": "point_line"}),
+    ("glyphs.unselected", {"fill_color": "point", "line_color": "point_line"}),
+    ("glyphs.bars", {"fill_color": "bar"}),
+    ("glyphs.outer", {"line_width": "size.outline"}),
+    ("glyphs.inner", {"line_width": "size.outline_inner"}),
+    ("glyphs.targets", {"line_color": "target", "line_width": "size.target"}),
+    ("glyphs.point_labels", {"text_color": "fg", "text_font_size": "size.labels"}),
+    ("glyphs.bar_labels", {"text_color": "fg", "text_font_size": "size.labels"}),
+    ("glyphs.span", {"line_color": "span"}),
+    ("glyphs.freq", {"fill_color": "draws", "line_color": "fg"}),
+    ("glyphs.whiskers", {"line_color": "fg"}),
+    ("glyphs.whiskers.upper_head", {"line_color": "fg"}),
+    ("glyphs.whiskers.lower_head", {"line_color": "fg"}),
+    ("glyphs.loss_line", {"line_color": "bar"}),
+    ("glyphs.jacobian_text", {"text_font_size": "size.hint"}),
+    ("fn.curves", {"line_color": "bar"}),
+    ("fn.dashed", {"line_color": "target"}),
+    ("fn.points", {"fill_color": "fg", "line_color": "bg"}),
+    ("fn.lse_band", {"fill_color": "span"}),
+    ("fn.lse_line", {"line_color": "target"}),
+    ("calibration.diagonal", {"line_color": "span"}),
+    ("calibration.bars", {"fill_color": "bar", "line_color": "bg"}),
+    ("calibration.gaps", {"fill_color": "target", "line_color": "target", "hatch_color": "target"}),
+    ("calibration.gaps_under", {"hatch_color": "bg", "line_color": "bg"}),
+    ("calibration.key_bars", {"fill_color": "bar", "line_color": "bg"}),
+    ("calibration.key_over", {"fill_color": "target", "hatch_color": "target", "line_color": "target"}),
+    ("calibration.key_under", {"fill_color": "bar", "hatch_color": "bg", "line_color": "bar"}),
+    ("calibration.legend", {"background_fill_color": "bg", "label_text_color": "fg",
+                            "label_text_font_size": "size.hint"}),
+    ("calibration.counts", {"fill_color": "muted", "line_color": "bg"}),
+    ("calibration.test", {"line_color": "bar"}),
+    ("calibration.val", {"line_color": "target"}),
+    ("calibration.span", {"line_color": "span"}),
+    ("calibration.now", {"fill_color": "fg", "line_color": "bg"}),
+    ("calibration.fit_line", {"line_color": "selected"}),
+    ("calibration.fit_dots", {"fill_color": "selected", "line_color": "fg"}),
+    ("lm.att_text", {"text_font_size": "size.hint"}),
+    ("lm.router_text", {"text_color": "fg", "text_font_size": "size.hint"}),
+    ("lm.line", {"line_color": "muted"}),
+    ("lm.kept", {"fill_color": "bar", "line_color": "bar"}),
+    ("lm.router", {"fill_color": "bar"}),
+    ("lm.decay_bars", {"fill_color": "bar"}),
+    ("lm.decay_line", {"line_color": "target"}),
+    ("lm.grad", {"line_color": "target"}),
+    ("lm.grad_T2", {"line_color": "bar"}),
+    ("lm.span", {"line_color": "span"}),
+    ("lm.now", {"fill_color": "fg", "line_color": "bg"}),
+)
 
 
 @dataclass(frozen=True)
@@ -323,6 +400,12 @@ def widget(c, s, t, look):
     raise ValueError(f"control {c.name!r} has an unknown widget kind {c.widget!r}")
 
 
+def glyph(fig, model, source, level="glyph", **props):
+    """A renderer in `fig` of `model(**props)`, drawn from `source`, with no colour but those in `props`:
+    bokeh.plotting's glyph methods give each glyph colours of their own, which the look (LOOK) would set again."""
+    return fig.add_glyph(source, model(**props), level=level)
+
+
 def build(s, mode="file", app_path="", app_url=""):
     """Build the explainer for state `s`. `mode` is where it runs: "file" (an exported page, links in the
     hash), "served" (links in the query, at `app_path`; `app_url` its address) or "notebook" (no address)."""
@@ -342,127 +425,103 @@ def build(s, mode="file", app_path="", app_url=""):
     sources["lexicon"] = ColumnDataSource({"lang": list(vocabulary.LANGS),
                                            "packed": [vocabulary.packed(lang) for lang in vocabulary.LANGS]},
                                           name="lexicon")
-    # theme=auto starts light: the page knows the reader's preference and draws it before the first frame shows.
-    palette, size = THEMES.get(s["theme"], THEMES["light"]), SIZES["lecture" if s["lecture"] else "normal"]
 
     def class_axis(axis):
-        axis.ticker = FixedTicker(ticks=[])  # one per class: the page sets them
+        axis.ticker = FixedTicker()  # one per class: the page sets them
         # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
         axis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''")
 
-    def fig(name, title, hint, y_range):
+    def fig(name, y_range):
         # No tools but the logits' PointDrawTool: nothing pans or zooms an axis under a stray drag, and a
         # finger on the bar chart scrolls the page.
-        f = figure(name=name, title=title, height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
+        f = figure(name=name, title=Title(), height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
                    x_range=Range1d(*X_RANGE), min_border_left=60, min_border_right=20,
-                   css_classes=["fig", "fig-main"], stylesheets=sheets, background_fill_color=palette["bg"],
-                   border_fill_color=palette["bg"], **stretch)
-        f.ygrid.grid_line_color = palette["grid"]  # the page draws every other colour of the theme at start-up
+                   css_classes=["fig", "fig-main"], stylesheets=sheets, **stretch)
         class_axis(f.xaxis[0])
-        f.xgrid.grid_line_color = None
         # The key to the figure on a line of its own under the title, so that a phone clips neither; both in the
         # look's size, which the page makes smaller where a frame is too narrow (static/draw.mjs fit_hints).
-        f.title.text_font_size = size["title"]
-        f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
-                           text_color=palette["muted"]), "above")
+        f.add_layout(Title(text_font_style="normal"), "above")
         return f
 
-    fig_z = fig("logit_figure", t["logit_title"], t["logit_hint"], Range1d(*LOGIT_RANGE))
-    span = Span(location=0, dimension="width", line_color=palette["span"], line_dash="dashed")
+    fig_z = fig("logit_figure", Range1d(*LOGIT_RANGE))
+    span = Span(location=0, dimension="width", line_dash="dashed")
     fig_z.add_layout(span)
-    lse_band = fig_z.hstrip(y0="y0", y1="y1", source=sources["lse_marks"], fill_color=palette["span"],
-                            fill_alpha=0.18, line_color=None, level="underlay")
-    lse_line = fig_z.hspan(y="y", source=sources["lse_marks"], line_color=palette["target"], line_width=2,
-                           line_dash="dashed", level="underlay")
+    lse_band = glyph(fig_z, HStrip, y0="y0", y1="y1", source=sources["lse_marks"],
+                     fill_alpha=0.18, line_color=None, level="underlay")
+    lse_line = glyph(fig_z, HSpan, y="y", source=sources["lse_marks"], line_width=2,
+                     line_dash="dashed", level="underlay")
     arrows = Arrow(source=sources["arrows"], x_start="x", y_start="y0", x_end="x", y_end="y1",
-                   line_color=palette["arrow"], line_width=size["arrow"],
-                   end=VeeHead(size="head", fill_color=palette["arrow"], line_color=palette["arrow"]), level="overlay")
+                   end=VeeHead(size="head"), level="overlay")
     fig_z.add_layout(arrows)
     # Where an arrow is cut, a slanted dash across it; where it is too short for a head, a dot.
-    marks = fig_z.scatter(x="x", y="mark_y", marker="mark", angle="mark_angle", source=sources["arrows"],
-                          size="mark_size", line_width=3, line_color=palette["arrow"], fill_color=palette["arrow"],
-                          alpha="mark_alpha", level="overlay")
+    marks = glyph(fig_z, Scatter, x="x", y="mark_y", marker="mark", angle="mark_angle", source=sources["arrows"],
+                  size="mark_size", line_width=3,
+                  fill_alpha="mark_alpha", line_alpha="mark_alpha", level="overlay")
     arrow_labels = LabelSet(source=sources["arrows"], x="x", y="y1", text="label", x_offset=VIEW["label_offset"],
-                            y_offset="label_dy", text_baseline="middle", text_font_size=size["hint"],
-                            text_color=palette["arrow"], level="overlay")
+                            y_offset="label_dy", text_baseline="middle", level="overlay")
     fig_z.add_layout(arrow_labels)
     index = CustomJSExpr(code="return Array.from({length: this.get_length() ?? 0}, (_, k) => k)")
-    points = fig_z.scatter(x=expr(index), y="z", source=sources["logits"], size=size["point"],
-                           fill_color=palette["point"], line_color=palette["point_line"], line_width=2,
-                           nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
-                           selection_fill_color=palette["selected"], level="overlay")
+    points = glyph(fig_z, Scatter, x=expr(index), y="z", source=sources["logits"], line_width=2, level="overlay")
+    # The point a learner picks in the theme's colour, the others as they were (Bokeh's own fade them); the look
+    # colours and the page sizes all three.
+    points.selection_glyph = Scatter(x=expr(index), y="z", line_width=2)
+    points.nonselection_glyph = Scatter(x=expr(index), y="z", line_width=2)
     point_labels = LabelSet(source=sources["point_labels"], x="x", y="z", text="text",
                             x_offset=-VIEW["point_label_dx"], y_offset="dy", text_alpha="alpha", text_align="right",
-                            text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
+                            level="overlay")
     fig_z.add_layout(point_labels)
     draw = PointDrawTool(renderers=[points], add=False, drag=True)
     fig_z.add_tools(draw)
     fig_z.toolbar.active_tap = draw
-    fig_z.yaxis.axis_label = t["logit_axis"]
 
-    fig_p = fig("prob_figure", t["prob_title"], t["prob_hint"], Range1d(0, 1.12))
+    fig_p = fig("prob_figure", Range1d(0, 1.12))
     bar = {"x": "x", "top": "p", "width": VIEW["bar_width"], "source": sources["probs"]}
-    bars = fig_p.vbar(**bar, fill_color=palette["bar"], line_color=None, level="overlay")
-    outer = fig_p.vbar(**bar, fill_color=None, line_color="black", line_width=size["outline"], line_alpha="is_true",
-                       level="overlay")
-    inner = fig_p.vbar(**bar, fill_color=None, line_color="white", line_width=size["outline_inner"],
-                       line_alpha="is_true", level="overlay")
-    targets = fig_p.segment(x0="x0", x1="x1", y0="y", y1="y", source=sources["target"], line_color=palette["target"],
-                            line_width=size["target"], level="overlay")
+    bars = glyph(fig_p, VBar, **bar, line_color=None, level="overlay")
+    outer = glyph(fig_p, VBar, **bar, fill_color=None, line_color="black", line_alpha="is_true",
+                  level="overlay")
+    inner = glyph(fig_p, VBar, **bar, fill_color=None, line_color="white",
+                  line_alpha="is_true", level="overlay")
+    targets = glyph(fig_p, Segment, x0="x0", x1="x1", y0="y", y1="y", source=sources["target"], level="overlay")
     bar_labels = LabelSet(source=sources["probs"], x="x", y="label_y", text="label", text_align="center",
-                          y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha",
-                          text_font_size=size["labels"], text_color=palette["fg"], level="overlay")
+                          y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha", level="overlay")
     fig_p.add_layout(bar_labels)
     # A class's whole name and p under the pointer anywhere in its column: the axis may show its name shortened.
-    fig_p.add_tools(HoverTool(renderers=[bars], mode="vline", tooltips=[(t["class_axis"], "@name"), ("p", "@label")]))
-    fig_p.yaxis.axis_label = t["prob_axis"]
-    for f in (fig_z, fig_p):
-        f.xaxis.axis_label = t["class_axis"]
+    fig_p.add_tools(HoverTool(renderers=[bars], mode="vline"))
     # The draws: each class's frequency, with its ±2σ whisker, over its bar.
-    freq = fig_p.scatter(x="x", y="freq", source=sources["samples"], marker="diamond", size=14,
-                         fill_color=palette["draws"], line_color=palette["fg"], level="overlay")
-    whiskers = Whisker(source=sources["samples"], base="x", lower="lower", upper="upper", level="overlay",
-                       line_color=palette["fg"], line_width=2)
+    freq = glyph(fig_p, Scatter, x="x", y="freq", source=sources["samples"], marker="diamond", size=14, level="overlay")
+    whiskers = Whisker(source=sources["samples"], base="x", lower="lower", upper="upper", level="overlay", line_width=2)
     fig_p.add_layout(whiskers)
 
-    def small(name, title, hint, classes=(), **kw):
-        f = figure(name=name, title=title, toolbar_location=None, css_classes=["fig", *classes],
-                   stylesheets=sheets, background_fill_color=palette["bg"], border_fill_color=palette["bg"],
-                   min_border_left=60, **kw)
-        f.title.text_font_size = size["title"]
-        f.add_layout(Title(text=hint, text_font_style="normal", text_font_size=size["hint"],
-                           text_color=palette["muted"]), "above")
-        f.ygrid.grid_line_color = palette["grid"]
-        f.xgrid.grid_line_color = None
+    def small(name, classes=(), **kw):
+        f = figure(name=name, title=Title(), toolbar_location=None, css_classes=["fig", *classes],
+                   stylesheets=sheets, min_border_left=60, **kw)
+        f.add_layout(Title(text_font_style="normal"), "above")
         return f
 
-    def heatmap(name, title, hint, source, value, text_color, height=340, **kw):
+    def heatmap(name, source, value, text_color, height=340, **kw):
         # Cell (i, j) in row i from the top, its colour and its text from the source; the pointer shows `value`.
-        f = small(name, title, hint, tools="", height=height, sizing_mode="stretch_width",
+        f = small(name, tools="", height=height, sizing_mode="stretch_width",
                   x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5), **kw)
-        cells = f.rect(x="j", y="i", width=0.96, height=0.96, source=source, fill_color="color", line_color=None,
-                       level="overlay")
-        text = f.text(x="j", y="i", text="text", source=source, text_align="center", text_baseline="middle",
-                      text_font_size=size["hint"], text_color=text_color, level="overlay")
+        cells = glyph(f, Rect, x="j", y="i", width=0.96, height=0.96, source=source, fill_color="color",
+                      line_color=None, level="overlay")
+        text = glyph(f, Text, x="j", y="i", text="text", source=source, text_align="center", text_baseline="middle",
+                     text_color=text_color, level="overlay")
         f.add_tools(HoverTool(renderers=[cells], tooltips=[("i, j", "@i, @j"), value]))
         class_axis(f.xaxis[0])
         class_axis(f.yaxis[0])
-        f.ygrid.grid_line_color = None
         return f, text
 
     # The loss after each step; the pointer shows the step and its loss.
     # Shown from the first step on (static/draw.mjs draw_lab_figures).
     # Its axes are the page's (static/frame.mjs loss_window): ends that move only when the line crosses them.
-    fig_loss = small("loss_figure", t["loss_title"], t["loss_hint"], tools="", height=240, visible=False,
+    fig_loss = small("loss_figure", tools="", height=240, visible=False,
                      sizing_mode="stretch_width", max_width=520, x_range=Range1d(0, 10), y_range=Range1d(0, 1))
     # On the overlay level, as the main figures' data: a step repaints the line, not the axes under it.
-    loss_line = fig_loss.line(x="step", y="y", source=sources["loss_history"], line_color=palette["bar"],
-                              line_width=2, level="overlay")
-    fig_loss.add_tools(HoverTool(renderers=[loss_line], tooltips=[(t["loss_step"], "@step"), ("L", "@loss{0.0000}")],
-                                 mode="vline"))
-    fig_loss.xaxis.axis_label = t["loss_x"]
+    loss_line = glyph(fig_loss, Line, x="step", y="y", source=sources["loss_history"],
+                      line_width=2, level="overlay")
+    fig_loss.add_tools(HoverTool(renderers=[loss_line], mode="vline"))
     # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top; the pointer shows its value.
-    fig_jac, jacobian_text = heatmap("jacobian_figure", t["jacobian_title"], t["jacobian_hint"], sources["jacobian"],
+    fig_jac, jacobian_text = heatmap("jacobian_figure", sources["jacobian"],
                                      ("∂p_i/∂z_j", "@value{0.0000}"), "#1d2733", max_width=420,
                                      visible=s["jacobian"])
     fig_jac.xaxis.axis_label, fig_jac.yaxis.axis_label = "z_j", "p_i"  # row i is p_i, column j is z_j
@@ -476,152 +535,125 @@ def build(s, mode="file", app_path="", app_url=""):
 
     # The calibration view: the reliability diagram over its histogram of counts (one confidence axis), and the
     # mean NLL against T. Its axes' ends are the page's (static/calibration_view.mjs).
-    n_test = int((heldout.split == "test").sum())
-    fig_rel = small("reliability_figure", t["reliability_title"].replace("{n}", f"{n_test:,}"),
-                    t["reliability_hint"], classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
+    fig_rel = small("reliability_figure", classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
                     x_range=Range1d(0, 1), y_range=Range1d(0, 1.02), visible=s["calib"])
-    diagonal = fig_rel.line(x=[0, 1], y=[0, 1], line_color=palette["span"], line_dash="dashed", line_width=2)
+    diagonal = glyph(fig_rel, Line, source=ColumnDataSource({"x": [0, 1], "y": [0, 1]}), x="x", y="y",
+                     line_dash="dashed", line_width=2)
     # A bin's bar is its accuracy, faded where it holds fewer than FEW_DIGITS digits (static/calibration_view.mjs);
     # the gap to its mean confidence is hatched: orange above a bar (confidence above accuracy, overconfident),
     # in the background's colour across a bar's top (accuracy above confidence), so it never reads as a bar.
-    rel_bars = fig_rel.vbar(x="mid", width="width", top="accuracy", source=sources["reliability"],
-                            fill_color=palette["bar"], fill_alpha="alpha", line_color=palette["bg"], level="overlay")
-    gaps = fig_rel.quad(left="lower", right="upper", bottom="gap_bottom", top="gap_top",
-                        source=sources["reliability"], fill_color=palette["target"], fill_alpha="over_fill",
-                        hatch_pattern="/", hatch_color=palette["target"], hatch_alpha="over", hatch_scale=8,
-                        line_color=palette["target"], line_alpha="over", line_width=1.5, level="overlay")
-    gaps_under = fig_rel.quad(left="lower", right="upper", bottom="gap_bottom", top="gap_top",
-                              source=sources["reliability"], fill_alpha=0, hatch_pattern="\\",
-                              hatch_color=palette["bg"], hatch_alpha="under", hatch_scale=8, hatch_weight=2,
-                              line_color=palette["bg"], line_alpha="under", line_width=1.5, line_dash="dashed",
-                              level="overlay")
+    rel_bars = glyph(fig_rel, VBar, x="mid", width="width", top="accuracy", source=sources["reliability"],
+                     fill_alpha="alpha", level="overlay")
+    gaps = glyph(fig_rel, Quad, left="lower", right="upper", bottom="gap_bottom", top="gap_top",
+                 source=sources["reliability"], fill_alpha="over_fill",
+                 hatch_pattern="/", hatch_alpha="over", hatch_scale=8, line_alpha="over", line_width=1.5,
+                 level="overlay")
+    gaps_under = glyph(fig_rel, Quad, left="lower", right="upper", bottom="gap_bottom", top="gap_top",
+                       source=sources["reliability"], fill_alpha=0, hatch_pattern="\\", hatch_alpha="under",
+                       hatch_scale=8, hatch_weight=2, line_alpha="under", line_width=1.5, line_dash="dashed",
+                       level="overlay")
     # The legend's swatches are glyphs of their own, each one row outside the axes (clipped; a legend draws no
     # glyph of a renderer with no rows): a glyph whose look varies by row shows its first row's in a legend.
-    swatch = {"left": [-2], "right": [-1], "bottom": [0], "top": [1], "line_width": 1.5, "hatch_scale": 8}
-    key_bars = fig_rel.quad(**swatch, fill_color=palette["bar"], line_color=palette["bg"])
-    key_over = fig_rel.quad(**swatch, fill_color=palette["target"], fill_alpha=0.15, hatch_pattern="/",
-                            hatch_color=palette["target"], line_color=palette["target"])
-    key_under = fig_rel.quad(**swatch, fill_color=palette["bar"], hatch_pattern="\\", hatch_color=palette["bg"],
-                             hatch_weight=2, line_color=palette["bar"])
-    rel_legend = Legend(items=[LegendItem(label=t["legend_accuracy"], renderers=[key_bars]),
-                               LegendItem(label=t["legend_over"], renderers=[key_over]),
-                               LegendItem(label=t["legend_under"], renderers=[key_under])],
-                        location="top_left", label_text_font_size=size["hint"], background_fill_alpha=0.85,
-                        background_fill_color=palette["bg"], label_text_color=palette["fg"], border_line_alpha=0,
+    swatch = {"source": ColumnDataSource({"left": [-2], "right": [-1], "bottom": [0], "top": [1]}), "left": "left",
+              "right": "right", "bottom": "bottom", "top": "top", "line_width": 1.5, "hatch_scale": 8}
+    key_bars = glyph(fig_rel, Quad, **swatch)
+    key_over = glyph(fig_rel, Quad, **swatch, fill_alpha=0.15, hatch_pattern="/")
+    key_under = glyph(fig_rel, Quad, **swatch, hatch_pattern="\\", hatch_weight=2)
+    rel_legend = Legend(items=[LegendItem(renderers=[key]) for key in (key_bars, key_over, key_under)],
+                        location="top_left", background_fill_alpha=0.85, border_line_alpha=0,
                         glyph_height=18, glyph_width=24, padding=6, spacing=2, margin=6)
     fig_rel.add_layout(rel_legend)
     fig_rel.add_tools(HoverTool(renderers=[rel_bars], tooltips=[("n", "@count"), ("acc", "@accuracy{0.000}"),
                                                                 ("conf", "@confidence{0.000}")]))
-    fig_counts = small("counts_figure", t["counts_title"], t["counts_hint"], classes=["fig-stacked", "fig-counts"],
+    fig_counts = small("counts_figure", classes=["fig-stacked", "fig-counts"],
                        tools="", height=170, sizing_mode="stretch_width", x_range=fig_rel.x_range,
                        y_axis_type="log", y_range=Range1d(0.5, 10), visible=s["calib"])
     # Counts on a log scale: one bin holds most digits, and a bin of 7 must still show (bars start at 0.5).
-    count_bars = fig_counts.vbar(x="mid", width="width", top="count", bottom=0.5, source=sources["reliability"],
-                                 fill_color=palette["muted"], line_color=palette["bg"], level="overlay")
+    count_bars = glyph(fig_counts, VBar, x="mid", width="width", top="count", bottom=0.5, source=sources["reliability"],
+                       level="overlay")
     lo, hi = BY_KEY["cT"].bounds
-    fig_nll = small("nll_figure", t["nll_title"], t["nll_hint"], classes=["fig-stacked"], tools="", height=330,
+    fig_nll = small("nll_figure", classes=["fig-stacked"], tools="", height=330,
                     sizing_mode="stretch_width", x_axis_type="log", x_range=Range1d(lo, hi), y_range=Range1d(0, 2.5),
                     visible=s["calib"])
     # Ticks at round temperatures: a log axis would label only 1 within the slider's 0.2 to 5.
     fig_nll.xaxis.ticker = FixedTicker(ticks=[0.2, 0.5, 1, 2, 5], minor_ticks=[0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 3, 4])
     fig_nll.xaxis.formatter = CustomJSTickFormatter(code="return String(tick)")
-    nll_test = fig_nll.line(x="T", y="test", source=sources["nll_curve"], line_color=palette["bar"], line_width=2.5)
-    nll_val = fig_nll.line(x="T", y="val", source=sources["nll_curve"], line_color=palette["target"], line_width=2,
-                           line_dash="dashed")
-    now_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5)
+    nll_test = glyph(fig_nll, Line, x="T", y="test", source=sources["nll_curve"], line_width=2.5)
+    nll_val = glyph(fig_nll, Line, x="T", y="val", source=sources["nll_curve"], line_width=2,
+                    line_dash="dashed")
+    now_span = Span(location=1.0, dimension="height", line_width=1.5)
     fig_nll.add_layout(now_span)
-    nll_now = fig_nll.scatter(x="T", y="nll", source=sources["nll_now"], size=11, fill_color=palette["fg"],
-                              line_color=palette["bg"], line_width=2, level="overlay")
-    fit_line = fig_nll.line(x="T", y="nll", source=sources["fit_path"], line_color=palette["selected"], line_width=1.5,
-                            level="overlay")
-    fit_dots = fig_nll.scatter(x="T", y="nll", source=sources["fit_path"], size=9, fill_color=palette["selected"],
-                               line_color=palette["fg"], level="overlay")
+    nll_now = glyph(fig_nll, Scatter, x="T", y="nll", source=sources["nll_now"], size=11, line_width=2, level="overlay")
+    fit_line = glyph(fig_nll, Line, x="T", y="nll", source=sources["fit_path"], line_width=1.5,
+                     level="overlay")
+    fit_dots = glyph(fig_nll, Scatter, x="T", y="nll", source=sources["fit_path"], size=9, level="overlay")
     fig_nll.add_tools(HoverTool(renderers=[nll_test, nll_val], mode="vline",
                                 tooltips=[("T", "@T{0.000}"), ("test", "@test{0.000}"), ("val", "@val{0.000}")]))
     calibration_figs = {"reliability": fig_rel, "counts": fig_counts, "nll": fig_nll}
-    fig_rel.yaxis.axis_label, fig_counts.yaxis.axis_label = t["reliability_y"], t["counts_y"]
-    fig_counts.xaxis.axis_label, fig_nll.xaxis.axis_label = t["reliability_x"], t["nll_x"]
-    fig_nll.yaxis.axis_label = t["nll_y"].replace("{unit}", t[s["units"]])
-    for f in calibration_figs.values():
-        f.xgrid.grid_line_color = palette["grid"]
 
     # The road to language models: the next word's rank against its p on log-log axes (a Zipf line at T = 1)
     # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
     # axes' ends are the page's (static/lm_view.mjs).
-    V = len(vocabulary.unigram(s["vlang"])[0])
-    vocab_hint = t["vocab_hint"].replace("{V}", f"{V:,}").replace("{unit}", t["vocab_unit"][s["vlang"]])
-    fig_vocab = small("vocab_figure", t["vocab_title"], vocab_hint, tools="", height=330,
+    fig_vocab = small("vocab_figure", tools="", height=330,
                       sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
                       x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"], min_border_right=24)
-    vocab_line = fig_vocab.line(x="rank", y="p", source=sources["vocab_curve"], line_color=palette["muted"],
-                                line_width=2, level="overlay")
-    vocab_kept = fig_vocab.scatter(x="rank", y="p", source=sources["vocab_kept"], size=6, fill_color=palette["bar"],
-                                   line_color=palette["bar"], level="overlay")
+    vocab_line = glyph(fig_vocab, Line, x="rank", y="p", source=sources["vocab_curve"],
+                       line_width=2, level="overlay")
+    vocab_kept = glyph(fig_vocab, Scatter, x="rank", y="p", source=sources["vocab_kept"], size=6, level="overlay")
     fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
                                                                                   ("p", "@p{0.000e}")]))
-    fig_att, att_text = heatmap("attention_figure", t["attention_title"], t["attention_hint"], sources["attention"],
+    fig_att, att_text = heatmap("attention_figure", sources["attention"],
                                 ("a_ij", "@weight{0.0000}"), "ink", height=330, visible=s["lm"])
     # ALiBi against distance: the last token's weight on the token d back over its weight on itself (bars), and the
     # factor e^(−m·d) its head's bias multiplies it by (line): on equal scores the bars stand on the line.
-    fig_decay = small("decay_figure", t["decay_title"], t["decay_hint"], tools="", height=330,
+    fig_decay = small("decay_figure", tools="", height=330,
                       sizing_mode="stretch_width", x_range=Range1d(-0.5, 2.5), y_range=Range1d(0, 1.1),
                       visible=s["lm"])
-    decay_bars = fig_decay.vbar(x="d", top="ratio", width=VIEW["bar_width"], source=sources["alibi_decay"],
-                                fill_color=palette["bar"], line_color=None)
-    decay_line = fig_decay.line(x="d", y="factor", source=sources["alibi_factor"], line_color=palette["target"],
-                                line_width=2.5)
+    decay_bars = glyph(fig_decay, VBar, x="d", top="ratio", width=VIEW["bar_width"], source=sources["alibi_decay"],
+                       line_color=None)
+    decay_line = glyph(fig_decay, Line, x="d", y="factor", source=sources["alibi_factor"],
+                       line_width=2.5)
     fig_decay.add_tools(HoverTool(renderers=[decay_bars], tooltips=[("d", "@d"), ("w / w₀", "@ratio{0.0000}")]))
-    fig_router = small("router_figure", t["router_title"], t["router_hint"].replace("{k}", str(s["rk"])), tools="",
+    fig_router = small("router_figure", tools="",
                        height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
                        visible=s["lm"])
     # No outline: a dropped expert's bar of height 0 drew its background-coloured outline across the axis.
-    router_bars = fig_router.vbar(x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
-                                  fill_color=palette["bar"], line_color=None, level="overlay")
-    router_text = fig_router.text(x="x", y="weight", text="label", source=sources["router"], text_align="center",
-                                  text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
-                                  text_font_size=size["hint"], text_color=palette["fg"], level="overlay")
+    router_bars = glyph(fig_router, VBar, x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
+                        line_color=None, level="overlay")
+    router_text = glyph(fig_router, Text, x="x", y="weight", text="label", source=sources["router"],
+                        text_align="center", text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
+                        level="overlay")
     lo, hi = BY_KEY["T"].bounds
-    fig_distill = small("distill_figure", t["distill_title"], t["distill_hint"], tools="", height=330,
+    fig_distill = small("distill_figure", tools="", height=330,
                         sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log", x_range=Range1d(lo, hi),
                         y_range=Range1d(1e-3, 10), visible=s["lm"], min_border_right=24)
-    grad_line = fig_distill.line(x="T", y="grad", source=sources["distill"], line_color=palette["target"],
-                                 line_width=2)
-    grad_T2_line = fig_distill.line(x="T", y="grad_T2", source=sources["distill"], line_color=palette["bar"],
-                                    line_width=2.5)
-    distill_span = Span(location=1.0, dimension="height", line_color=palette["span"], line_width=1.5,
+    grad_line = glyph(fig_distill, Line, x="T", y="grad", source=sources["distill"],
+                      line_width=2)
+    grad_T2_line = glyph(fig_distill, Line, x="T", y="grad_T2", source=sources["distill"],
+                         line_width=2.5)
+    distill_span = Span(location=1.0, dimension="height", line_width=1.5,
                         level="overlay")
     fig_distill.add_layout(distill_span)
-    distill_now = fig_distill.scatter(x="T", y="grad_T2", source=sources["distill_now"], size=11,
-                                      fill_color=palette["fg"], line_color=palette["bg"], line_width=2,
-                                      level="overlay")
+    distill_now = glyph(fig_distill, Scatter, x="T", y="grad_T2", source=sources["distill_now"], size=11, line_width=2,
+                        level="overlay")
     fig_distill.add_tools(HoverTool(renderers=[grad_T2_line], mode="vline",
                                     tooltips=[("T", "@T{0.000}"), ("‖∇‖", "@grad{0.000e}"),
                                               ("‖∇‖·T²", "@grad_T2{0.000}")]))
     lm_figs = {"vocab": fig_vocab, "attention": fig_att, "decay": fig_decay, "router": fig_router,
                "distill": fig_distill}
     class_axis(fig_router.xaxis[0])
-    fig_vocab.xaxis.axis_label, fig_vocab.yaxis.axis_label = t["vocab_x"], t["vocab_y"]
-    fig_att.xaxis.axis_label, fig_att.yaxis.axis_label = t["attention_x"], t["attention_y"]
-    fig_router.yaxis.axis_label = t["router_y"]
-    fig_decay.xaxis.axis_label, fig_decay.yaxis.axis_label = t["decay_x"], t["decay_y"]
-    fig_distill.xaxis.axis_label, fig_distill.yaxis.axis_label = t["distill_x"], t["distill_y"]
-    for f in (fig_vocab, fig_distill):
-        f.xgrid.grid_line_color = palette["grid"]
 
     # The figure of a function: its title, key and axes are the mode's (static/draw.mjs draw_function). Its
     # glyphs are clipped to the frame (an overlay is not), as a curve runs past the axes' ends.
-    fig_fn = small("function_figure", "", "", tools="", height=400, width=420, sizing_mode="stretch_width",
+    fig_fn = small("function_figure", tools="", height=400, width=420, sizing_mode="stretch_width",
                    visible=s["fn"] != "none", x_range=Range1d(0, 1), y_range=Range1d(0, 1))
-    fn_curves = fig_fn.multi_line(xs="xs", ys="ys", source=sources["fn_curves"], line_color=palette["bar"],
-                                  line_width=2)
-    fn_dashed = fig_fn.multi_line(xs="xs", ys="ys", source=sources["fn_dashed"], line_color=palette["target"],
-                                  line_width=2, line_dash="dashed")
-    fn_points = fig_fn.scatter(x="x", y="y", source=sources["fn_points"], size=11, fill_color=palette["fg"],
-                               line_color=palette["bg"], line_width=2)
-    fig_fn.xgrid.grid_line_color = palette["grid"]
+    fn_curves = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_curves"],
+                      line_width=2)
+    fn_dashed = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_dashed"],
+                      line_width=2, line_dash="dashed")
+    fn_points = glyph(fig_fn, Scatter, x="x", y="y", source=sources["fn_points"], size=11, line_width=2)
 
-    # "lecture-mode", not "lecture": a class never shares a control's name (tools find models by either).
-    look = {"css_classes": ["control", *(["lecture-mode"] if s["lecture"] else [])], "stylesheets": sheets}
+    look = {"css_classes": ["control"], "stylesheets": sheets}
     controls = {c.name: widget(c, s, t, look) for c in CONTROLS}
 
     def div(key, html, role, **kw):
@@ -638,7 +670,7 @@ def build(s, mode="file", app_path="", app_url=""):
                  disable_math=True, **stretch)
     live = Div(text=LIVE_REGION, name="live_region", css_classes=["a11y"], stylesheets=sheets,
                disable_math=True, height=1, **stretch)
-    header = Div(text=f"<h1>{t['title']}</h1><p class=\"subtitle\">{t['subtitle']}</p>", name="header",
+    header = Div(text="", name="header",
                  css_classes=["header"], stylesheets=sheets, disable_math=True, **stretch)
 
     # The guided path (app/steps.py): the step's paragraph with its live numbers, then its task, which says when
@@ -726,9 +758,18 @@ def build(s, mode="file", app_path="", app_url=""):
         lm_bottom,
         bands[3],
         live,
-        name="explainer", css_classes=["explainer"] + (["dark"] if s["theme"] == "dark" else [])
-        + (["lecture-mode"] if s["lecture"] else []), stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
+        name="explainer", css_classes=["explainer"], stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
         **stretch)
+
+    # The grid lines drawn (in the look's colour); no figure draws any other.
+    grids = [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
+             *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
+             fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_decay.ygrid[0],
+             fig_distill.xgrid[0], fig_distill.ygrid[0], fig_fn.xgrid[0], fig_fn.ygrid[0]]
+    for f in (fig_z, fig_p, fig_loss, fig_jac, *calibration_figs.values(), *lm_figs.values(), fig_fn):
+        for grid in f.grid:
+            if all(grid is not drawn for drawn in grids):
+                grid.grid_line_color = None
 
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
@@ -764,19 +805,17 @@ def build(s, mode="file", app_path="", app_url=""):
                         "now": nll_now.glyph, "fit_line": fit_line.glyph, "fit_dots": fit_dots.glyph},
         "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
                  "prob_y": fig_p.yaxis[0]},
-        "grids": [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
-                  *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
-                  fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_decay.ygrid[0],
-                  fig_distill.xgrid[0],
-                  fig_distill.ygrid[0], fig_fn.xgrid[0], fig_fn.ygrid[0]],
+        "grids": grids,
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
-                   "points": points.glyph, "bars": bars.glyph,
+                   "points": points.glyph, "selected": points.selection_glyph,
+                   "unselected": points.nonselection_glyph, "bars": bars.glyph,
                    "outer": outer.glyph, "inner": inner.glyph, "targets": targets.glyph,
                    "point_labels": point_labels, "bar_labels": bar_labels, "span": span, "freq": freq.glyph,
                    "whiskers": whiskers, "loss_line": loss_line.glyph, "jacobian_text": jacobian_text.glyph},
         "hovers": {"loss": fig_loss.tools[-1], "probs": fig_p.tools[-1]},
         "strings": TEXT, "rules": rules, "control_rows": controls_table(), "view": VIEW, "themes": THEMES,
-        "sizes": SIZES,
+        "sizes": SIZES, "look": LOOK,
+        "built_lang": s["lang"],
         "mode": mode, "app_path": app_path, "app_url": app_url})
     lesson.js_on_change("state", callback)
     wire.js_on_change("text", callback)

@@ -3,7 +3,7 @@
 // with calibration.mjs: T is fitted on the validation split, everything else is on the test split.
 
 import { confidence_and_correct, fit_temperature, mean_nll, reliability_bins } from "./calibration.mjs";
-import { set_if_changed, shown_theme } from "./draw.mjs";
+import { set_if_changed } from "./draw.mjs";
 import { act } from "./lesson.mjs";
 import { last, memo } from "./record.mjs";
 import { aside, fill, fixed3, grouped, info_html, label, value_span, with_minus } from "./readouts.mjs";
@@ -160,29 +160,6 @@ export function draw_calibration(page, s, t) {
       item.label = { value: t[["legend_accuracy", "legend_over", "legend_under"][i]] };
     });
     page.applied.calibration_texts = texts;
-  }
-  const theme = shown_theme(s);
-  const look = JSON.stringify([theme, s.lecture]);
-  if (page.applied.calibration_look !== look) {
-    const p = a.themes[theme];
-    const g = a.calibration;
-    g.diagonal.line_color = p.span;
-    g.bars.setv({ fill_color: p.bar, line_color: p.bg });
-    g.gaps.setv({ fill_color: p.target, line_color: p.target, hatch_color: p.target });
-    g.gaps_under.setv({ hatch_color: p.bg, line_color: p.bg });
-    g.key_bars.setv({ fill_color: p.bar, line_color: p.bg });
-    g.key_over.setv({ fill_color: p.target, hatch_color: p.target, line_color: p.target });
-    g.key_under.setv({ fill_color: p.bar, hatch_color: p.bg, line_color: p.bar });
-    g.legend.setv({ background_fill_color: p.bg, label_text_color: p.fg });
-    g.counts.setv({ fill_color: p.muted, line_color: p.bg });
-    g.test.line_color = p.bar;
-    g.val.line_color = p.target;
-    g.span.line_color = p.span;
-    g.now.setv({ fill_color: p.fg, line_color: p.bg });
-    g.fit_line.line_color = p.selected;
-    g.fit_dots.setv({ fill_color: p.selected, line_color: p.fg });
-    g.legend.label_text_font_size = a.sizes[s.lecture ? "lecture" : "normal"].hint;
-    page.applied.calibration_look = look;
   }
 }
 

@@ -147,8 +147,14 @@ export function draw_controls(page, s, t) {
     }
     set_if_changed(model, tour_control(page, c, s));
   }
-  if (page.applied.lang !== s.lang) {
+  // The controls and the sections' titles are built with their labels in the lesson's language (a relabelled
+  // widget draws itself anew), so the page writes them only in another; the figures' texts are the page's alone.
+  if ((page.applied.lang ?? a.built_lang) !== s.lang) {
     for (const c of a.control_rows) draw_labels(c, a.controls[c.name], t, a);
+    a.sections_title.text = t.sections_title;
+    a.lab_title.text = t.lab_title;
+  }
+  if (page.applied.lang !== s.lang) {
     draw_texts(page, t);
     if (a.mode !== "notebook") {
       document.documentElement.lang = s.lang;
@@ -177,15 +183,14 @@ function draw_labels(c, model, t, a) {
 }
 
 // The figures' titles, hints and axis labels but the class axes' and the two figures' keys (draw.mjs
-// draw_function) (the header is drawn with the locks: draw.mjs draw_locks).
+// draw_function) and the views' own (calibration_view.mjs, lm_view.mjs); the header is drawn with the locks
+// (draw.mjs draw_locks).
 function draw_texts(page, t) {
   const { a } = page;
   a.figs.logit.title.text = t.logit_title;
   a.figs.prob.title.text = t.prob_title;
   a.axes.logit_y.axis_label = t.logit_axis;
   a.axes.prob_y.axis_label = t.prob_axis;
-  a.sections_title.text = t.sections_title;
-  a.lab_title.text = t.lab_title;
   a.lab_figs.loss.title.text = t.loss_title;
   a.lab_hints.loss.text = t.loss_hint;
   a.lab_axes.loss_x.axis_label = t.loss_x;

@@ -55,7 +55,9 @@ export function draw(page, s, { live = false, text = true } = {}) {
   const t = strings(page, s);
   const f = frame(s, t, a.view, { text });
   const point_size = fit_to_figures(page, f, s, live);
-  if (point_size) set_if_changed(a.glyphs.points, { size: point_size });
+  if (point_size) {
+    for (const glyph of [a.glyphs.points, a.glyphs.selected, a.glyphs.unselected]) set_if_changed(glyph, { size: point_size });
+  }
   const lab = lab_frame(page, s, f, t, text);
   const calibration = calibration_frame(page, s, t, text);
   const lm = lm_frame(page, s, t, text, live);
@@ -426,8 +428,32 @@ export function shown_theme(s) {
   return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
-// The dark theme and lecture mode: a class on the root (colours and type sizes are CSS variables there) and
-// the figures' own colours and sizes, which Bokeh draws on a canvas.
+// The models a row of the look (app/document.py LOOK) names by a group rather than by its path.
+const LOOK_GROUPS = {
+  figures: (a) => every_figure(a),
+  titles: (a) => every_figure(a).map((fig) => fig.title),
+  hints: (a) => [...Object.values(a.hints), ...Object.values(a.lab_hints)],
+  grids: (a) => a.grids,
+  axes: (a) => [...Object.values(a.axes), ...Object.values(a.lab_axes)],
+  value_axes: (a) => [a.axes.logit_y, a.axes.prob_y, ...Object.values(a.lab_axes)],
+};
+
+/** The models of a row of the look: a group, or one model by its path in the page's arguments. */
+function look_targets(a, target) {
+  if (Object.hasOwn(LOOK_GROUPS, target)) return LOOK_GROUPS[target](a);
+  return [target.split(".").reduce((model, key) => model[key], a)];
+}
+
+/** `model`'s classes with `name` on or off, the others as they are; written only when that changes them. */
+function with_class(model, name, on) {
+  const classes = [...model.css_classes.filter((c) => c !== name), ...(on ? [name] : [])];
+  if (!same_array(model.css_classes, classes)) model.css_classes = classes;
+}
+
+// The dark theme and lecture mode: a class on the root (colours and type sizes are CSS variables there) and on
+// each model whose own sheet sizes it ("lecture-mode", never "lecture": a class never shares a control's name,
+// and tools find models by either), and the figures' colours and sizes, which Bokeh draws on a canvas, from the
+// look's table. Python builds every model without them.
 function draw_look(page, s) {
   const theme = shown_theme(s);
   const look = JSON.stringify([theme, s.lecture]);
@@ -435,61 +461,16 @@ function draw_look(page, s) {
   const { a } = page;
   const p = a.themes[theme];
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
-  const extra = [...(theme === "dark" ? ["dark"] : []), ...(s.lecture ? ["lecture-mode"] : [])];
-  a.root.css_classes = ["explainer", ...extra];
-  for (const fig of every_figure(a)) {
-    fig.css_classes = [...fig.css_classes.filter((name) => name !== "lecture-mode"), ...(s.lecture ? ["lecture-mode"] : [])];
-    fig.setv({ background_fill_color: p.bg, border_fill_color: p.bg, outline_line_color: p.grid });
-    fig.title.text_color = p.fg; // its size: fit_hints
+  with_class(a.root, "dark", theme === "dark");
+  const lecture = [a.root, ...every_figure(a), ...Object.values(a.controls), a.header, a.tour.text, a.tour.status];
+  for (const model of lecture) with_class(model, "lecture-mode", s.lecture);
+  for (const [target, properties] of a.look) {
+    const values = Object.fromEntries(Object.entries(properties).map(([property, key]) =>
+      [property, key.startsWith("size.") ? size[key.slice(5)] : p[key]]));
+    for (const model of look_targets(a, target)) model.setv(values);
   }
-  for (const hint of Object.values(a.hints)) hint.text_color = p.muted; // its size: fit_hints
-  for (const hint of Object.values(a.lab_hints)) hint.text_color = p.muted; // its size: fit_hints
-  for (const grid of a.grids) grid.grid_line_color = p.grid;
-  const path_buttons = a.path.block.at(-1).children; // one line on a phone (static/layout.css)
-  for (const control of Object.values(a.controls)) {
-    control.css_classes = ["control", ...(path_buttons.includes(control) ? ["path-button"] : []),
-      ...(s.lecture ? ["lecture-mode"] : [])];
-  }
-  // The header and the path fold in lecture mode on a short screen (static/explainer.css): their own sheets see
-  // their own classes only.
-  for (const div of [a.header, a.tour.text, a.tour.status]) {
-    div.css_classes = [...div.css_classes.filter((name) => name !== "lecture-mode"), ...(s.lecture ? ["lecture-mode"] : [])];
-  }
-  for (const axis of [...Object.values(a.axes), ...Object.values(a.lab_axes)]) {
-    axis.setv({
-      axis_label_text_color: p.fg, major_label_text_color: p.fg, axis_line_color: p.muted,
-      major_tick_line_color: p.muted, minor_tick_line_color: p.muted, axis_label_text_font_size: size.axis,
-    });
-  }
-  for (const axis of [a.axes.logit_y, a.axes.prob_y, ...Object.values(a.lab_axes)]) {
-    axis.major_label_text_font_size = size.yticks;
-  }
-  const g = a.glyphs;
-  g.arrows.setv({ line_color: p.arrow, line_width: size.arrow });
-  g.heads.setv({ fill_color: p.arrow, line_color: p.arrow });
-  g.marks.setv({ fill_color: p.arrow, line_color: p.arrow });
-  g.arrow_labels.setv({ text_color: p.arrow, text_font_size: size.hint });
-  g.points.setv({ fill_color: p.point, line_color: p.point_line }); // its size: fit_to_figures
-  g.bars.fill_color = p.bar;
-  g.outer.line_width = size.outline;
-  g.inner.line_width = size.outline_inner;
-  g.targets.setv({ line_color: p.target, line_width: size.target });
-  g.point_labels.setv({ text_color: p.fg, text_font_size: size.labels });
-  g.bar_labels.setv({ text_color: p.fg, text_font_size: size.labels });
-  g.span.line_color = p.span;
-  g.freq.setv({ fill_color: p.draws, line_color: p.fg });
-  g.whiskers.line_color = p.fg;
-  g.whiskers.upper_head.line_color = p.fg;
-  g.whiskers.lower_head.line_color = p.fg;
-  g.loss_line.line_color = p.bar;
-  g.jacobian_text.text_font_size = size.hint;
-  a.fn.curves.line_color = p.bar;
-  a.fn.dashed.line_color = p.target;
-  a.fn.points.setv({ fill_color: p.fg, line_color: p.bg });
-  a.fn.lse_band.fill_color = p.span;
-  a.fn.lse_line.line_color = p.target;
   if (a.mode !== "notebook") document.body.style.background = theme === "dark" ? p.bg : "";
-  // The first look of a light page is the one Python built the figures in: nothing of another one to clear.
+  // The first look of a light page is drawn over Bokeh's own white: nothing of another one to clear.
   if (page.applied.look !== undefined || theme !== "light") {
     for (const fig of every_figure(a)) repaint_clean(page, fig);
   }

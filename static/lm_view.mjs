@@ -7,7 +7,7 @@ import {
   alibi_bias, alibi_slopes, attention_weights, decode_kept, distillation_grad, router_weights
 } from "./decoding.mjs";
 import { fmt, fmt_text, logit_text } from "./digits.mjs";
-import { draw, set_if_changed, shown_theme } from "./draw.mjs";
+import { draw, set_if_changed } from "./draw.mjs";
 import { TEXT_EVERY } from "./gestures.mjs";
 import { now } from "./lesson.mjs";
 import { last, memo } from "./record.mjs";
@@ -296,26 +296,6 @@ export function draw_lm(page, s, t, live = false) {
     a.lab_axes.distill_x.axis_label = t.distill_x;
     a.lab_axes.distill_y.axis_label = t.distill_y;
     page.applied.lm_texts = texts;
-  }
-  const theme = shown_theme(s);
-  const look = JSON.stringify([theme, s.lecture]);
-  if (page.applied.lm_look !== look) {
-    const p = a.themes[theme];
-    const size = a.sizes[s.lecture ? "lecture" : "normal"];
-    const g = a.lm;
-    g.att_text.text_font_size = size.hint;
-    g.router_text.text_font_size = size.hint;
-    g.line.line_color = p.muted;
-    g.kept.setv({ fill_color: p.bar, line_color: p.bar });
-    g.router.fill_color = p.bar;
-    g.decay_bars.fill_color = p.bar;
-    g.decay_line.line_color = p.target;
-    g.router_text.text_color = p.fg;
-    g.grad.line_color = p.target;
-    g.grad_T2.line_color = p.bar;
-    g.span.line_color = p.span;
-    g.now.setv({ fill_color: p.fg, line_color: p.bg });
-    page.applied.lm_look = look;
   }
 }
 
