@@ -218,16 +218,9 @@ class Stack:
             raise StackError(f"app process {i + 1} did not answer within {START_TIMEOUT} s")
 
     def start(self):
-        from .page import write_scripts
-
         self.run_dir.chmod(0o755)
-        # The explainer's scripts, written once for every process (each page links one; nginx sends it).
-        self.scripts = write_scripts(self.run_dir / SCRIPTS_ROUTE)
-        readable(self.scripts)
-        static = self.run_dir / "static"
-        static.mkdir()
-        export_lesson(static)
-        # nginx first: a port it cannot have is said at once, before any process is started.
+        # nginx first, before Bokeh is imported or anything written: a port it cannot have is said at once. It
+        # reads the files it sends when they are asked for, and the class is told its address only at the end.
         host = f"[{self.address}]" if ":" in self.address else self.address  # IPv6 is bracketed before its port
         conf = self.run_dir / "nginx.conf"
         conf.write_text(nginx_config(self.run_dir, f"{host}:{self.port}", self.ports), encoding="utf-8")
@@ -236,6 +229,14 @@ class Stack:
             self.proxy = subprocess.Popen([self.nginx, "-c", str(conf), "-p", str(self.run_dir), "-g", "daemon off;"],
                                           stderr=log, preexec_fn=die_with(os.getpid()))
         self.wait_proxy(host)
+        from .page import write_scripts
+
+        # The explainer's scripts, written once for every process (each page links one; nginx sends it).
+        self.scripts = write_scripts(self.run_dir / SCRIPTS_ROUTE)
+        readable(self.scripts)
+        static = self.run_dir / "static"
+        static.mkdir()
+        export_lesson(static)
         for i in range(len(self.procs)):
             self.start_worker(i)
         for i in range(len(self.procs)):

@@ -198,6 +198,50 @@ def page(request, new_page, capfd):
     assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
 
 
+@pytest.fixture(scope="module", params=["served", "exported"])
+def kept_page(request, browser):
+    """One page of the explainer, served and exported, that a module's tests share (`lesson_page` writes the spec
+    lesson on it for each): a page costs about two seconds to open, a lesson written on it a tenth of that."""
+    from tests.browser import lessonpage as lp
+
+    p = Page(browser, block_network=request.param == "exported")
+    if request.param == "served":
+        url, sessions, _ = request.getfixturevalue("served")
+        p.pg.goto(url)
+        lp.wait_ready(p.pg)
+        own = sessions[-1]  # this page's session, whatever pages open after it
+        p.session = lambda: own
+    else:
+        p.pg.goto(request.getfixturevalue("exported").as_uri())
+        lp.wait_ready(p.pg)
+        p.session = None
+    yield p
+    p.context.close()
+
+
+@pytest.fixture
+def lesson_page(kept_page, capfd):
+    """`page` on the module's kept page: the spec lesson written on it as a script writes a lesson (checked, then
+    drawn as the page's own), from wherever the test before left it. The same checks afterwards."""
+    from app.fields import default_state
+    from tests.browser import lessonpage as lp
+
+    p = kept_page
+    p.errors.clear()  # a failed test's own, said there
+    p.pg.evaluate(f"""(s) => {{ document.activeElement?.blur(); window.scrollTo(0, 0);
+                                ({lp.FIND})('lesson').state = s; }}""", default_state())
+    lp.settled(p.pg)
+    if p.session:
+        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
+    yield p
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+    assert p.dialogs == [], p.dialogs
+    if p.session:
+        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
+    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
+
+
 @pytest.fixture
 def served_page(request, new_page, capfd):
     """A page of the in-process server with its session's explainer and lesson, and where the log stood."""

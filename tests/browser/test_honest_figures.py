@@ -1,6 +1,6 @@
 """Figures that never mislead: each arrow is drawn at its true length (2·|−∂L/∂z| in logit units) or cut at
 the plot's edge with a break mark and its value written beside it; the logit axis stays still, so "add 1"
-visibly lifts every point while the bars stay. Served and exported, in both languages."""
+visibly lifts every point while the bars stay. In both languages."""
 
 import numpy as np
 import pytest
@@ -14,20 +14,17 @@ CASES = {"cold, dog the true class": "z=2,1,0.1&T=0.01&y=1", "dog at 25": "z=2,2
          "cold, in Korean": "z=2,1,0.1&T=0.01&y=1&lang=ko", "cold, cat the true class": "z=2,1,0.1&T=0.01"}
 
 
-def opened(new_page, request, where, link):
-    p = new_page(block_network=where == "exported")
-    if where == "served":
-        p.pg.goto(f"{request.getfixturevalue('served')[0]}?{link}")
-    else:
-        p.pg.goto(f"{request.getfixturevalue('exported').as_uri()}#{link}")
+def opened(new_page, request, link):
+    """The exported page at `link`, every non-file request refused: the figures are the page's, served or not."""
+    p = new_page(block_network=True)
+    p.pg.goto(f"{request.getfixturevalue('exported').as_uri()}#{link}")
     lp.wait_ready(p.pg)
     return p
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_every_arrow_is_its_true_length_or_cut_with_a_mark_and_its_value(new_page, request, where):
+def test_every_arrow_is_its_true_length_or_cut_with_a_mark_and_its_value(new_page, request):
     clipped = 0
-    p = opened(new_page, request, where, "")
+    p = opened(new_page, request, "")
     for case, link in CASES.items():
         # Each case as a script writes it on the page (checked, then drawn as the page's own): one page for all.
         p.pg.evaluate(f"(s) => {{ ({lp.FIND})('lesson').state = s; }}", parse_link(link_pairs(link))[0])
@@ -56,12 +53,11 @@ def screen_heights(pg, K):
     return [lp.point_xy(pg, k)[1] for k in range(K)]
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_add_one_lifts_every_point_by_one_unit_while_the_axis_stays(new_page, request, where):
+def test_add_one_lifts_every_point_by_one_unit_while_the_axis_stays(new_page, request):
     """Each press lifts every point on screen: by exactly one unit while the axis stays (the first press), and,
     once the top logit is within 3 of its end, on an axis grown by exactly the press at the top, so no point ever
     goes down (issue 37: the axis used to jump by 6 and every point fell)."""
-    p = opened(new_page, request, where, "z=2,1,0.1")
+    p = opened(new_page, request, "z=2,1,0.1")
     z, axis, sy = lp.state(p.pg)["z"], lp.logit_axis(p.pg), screen_heights(p.pg, 3)
     p_before = lp.data(p.pg, "probs")["p"]
     still = 0

@@ -1,5 +1,8 @@
-"""The lesson in motion, served and exported: gradient steps and playing, draws by the Gumbel-max trick, the
-Jacobian, and the naive softmax in each floating-point type. Every number is compared with `core`.
+"""The lesson in motion: gradient steps and playing, draws by the Gumbel-max trick, the Jacobian, and the naive
+softmax in each floating-point type. Every number is compared with `core`. The page computes them the same
+served and exported, and tests/browser/test_sync.py proves every control's lesson reaches Python: each test runs
+where it proves something, the exported page (every non-file request refused), or served where Python's lesson
+is part of the claim.
 """
 
 import math
@@ -47,9 +50,8 @@ def shown_losses(pg):
     return lp.data(pg, "loss_history")["loss"]
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_a_step_is_exact_and_fifty_below_four_t_squared_lower_the_loss_and_keep_the_sum(new_page, request, where):
-    p = opened(new_page, request, where, "z=2,1,0.1&T=0.7&y=1&eps=0.1&lr=1.5&learn=1")  # 1.5 < 4T² = 1.96
+def test_a_step_is_exact_and_fifty_below_four_t_squared_lower_the_loss_and_keep_the_sum(new_page, request):
+    p = opened(new_page, request, "exported", "z=2,1,0.1&T=0.7&y=1&eps=0.1&lr=1.5&learn=1")  # 1.5 < 4T² = 1.96
     pg = p.pg
     s = lp.state(pg)
     assert shown_losses(pg) == [pytest.approx(float(core.cross_entropy(s["z"], 1, T=0.7, label_smoothing=0.1)),
@@ -83,9 +85,9 @@ def test_a_step_is_exact_and_fifty_below_four_t_squared_lower_the_loss_and_keep_
     finish(p)
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_playing_for_five_seconds_shows_no_nan_and_a_drag_pauses_it(new_page, request, where):
-    p = opened(new_page, request, where, "lr=0.05&learn=1")
+def test_playing_for_five_seconds_shows_no_nan_and_a_drag_pauses_it(new_page, request):
+    """Served: its steps are the page's alone, and the drag that pauses it is the lesson Python gets."""
+    p = opened(new_page, request, "served", "lr=0.05&learn=1")
     pg = p.pg
     lp.click(pg, "play")
     lp.wait_until(lambda: lp.prop(pg, "play", "label") == "Pause")
@@ -104,8 +106,8 @@ def test_playing_for_five_seconds_shows_no_nan_and_a_drag_pauses_it(new_page, re
     pg.wait_for_function(f"() => ({lp.FIND})('lesson').state.T === 0.8")
     lp.drag(pg, 1, -40)
     assert lp.prop(pg, "play", "label") == "Play"
-    if p.session:  # the drag's lesson reached Python; nothing of the steps before it comes back
-        lp.wait_until(lambda: p.session().lesson.state() == lp.state(pg))
+    # The drag's lesson reached Python; nothing of the steps before it comes back.
+    lp.wait_until(lambda: p.session().lesson.state() == lp.state(pg))
     z = lp.state(pg)["z"]
     pg.wait_for_timeout(400)
     assert lp.state(pg)["z"] == z and lp.data(pg, "loss_history")["step"] == [0]  # a drag starts anew
@@ -121,10 +123,9 @@ def test_playing_stops_by_itself_at_the_logit_limit(new_page, request):
     finish(p)
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_draws_them(new_page, request, where):
+def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_draws_them(new_page, request):
     link = "z=2,1,0.1&T=0.8&sample=1&n=10000&seed=20261201"
-    p = opened(new_page, request, where, link)
+    p = opened(new_page, request, "exported", link)
     pg = p.pg
     counts = lp.data(pg, "samples")["count"]
     s = lp.state(pg)
@@ -134,13 +135,11 @@ def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_dra
     assert (np.abs(np.array(counts) / n - prob) <= 4 * sigma).all()
     lesson = Lesson(logits=s["z"], T=s["T"])
     assert lesson.sample(n, 20261201).tolist() == counts
-    if p.session:
-        assert p.session().lesson.sample(n, s["seed"]).tolist() == counts
     lp.click(pg, "add_one")  # argmax(z + 1 + g) = argmax(z + g): every draw as it was
     lp.wait_state(pg, "(s) => s.z[0] === 3")
     assert lp.data(pg, "samples")["count"] == counts
     assert "<td class=\"win\">" in lp.html(pg, "readout-race")
-    again = opened(new_page, request, where, link)
+    again = opened(new_page, request, "exported", link)
     assert lp.data(again.pg, "samples")["count"] == counts
     lp.set_value(pg, "seed", "1")
     lp.wait_until(lambda: lp.data(pg, "samples")["count"] != counts)
@@ -153,9 +152,8 @@ JACOBIAN_CASES = [f"z={','.join(str(v) for v in np.linspace(-3, 3, K).round(3))}
                   for K in range(2, 11) for T in (0.01, 100)] + ["z=1,2,3&T=1", "z=8,0,0&T=0.01"]
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(new_page, request, where):
-    p = opened(new_page, request, where, "jacobian=1")
+def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(new_page, request):
+    p = opened(new_page, request, "exported", "jacobian=1")
     pg = p.pg
     assert lp.prop(pg, "jacobian_figure", "visible")
     for link in JACOBIAN_CASES:
@@ -177,9 +175,8 @@ def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(new_pa
     finish(p)
 
 
-@pytest.mark.parametrize("where", ["exported", "served"])
-def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_exact(new_page, request, where):
-    p = opened(new_page, request, where, "z=8,0,0&T=0.01&naive=1")
+def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_exact(new_page, request):
+    p = opened(new_page, request, "exported", "z=8,0,0&T=0.01&naive=1")
     pg = p.pg
     naive = lp.html(pg, "readout-naive")
     assert '<span class="badge nan">NaN</span>' in naive and "709.78" in naive

@@ -52,10 +52,10 @@ def assert_consistent(pg, z=None):
     return z, T, y, p, g
 
 
-def test_contract_names_exist(page):
+def test_contract_names_exist(lesson_page):
     for name in [*(n for names in CONTRACT.values() for n in names), *control_names()]:
-        assert lp.exists(page.pg, name), name
-    assert lp.data(page.pg, "logits")["name"] == ["cat", "dog", "bird"]
+        assert lp.exists(lesson_page.pg, name), name
+    assert lp.data(lesson_page.pg, "logits")["name"] == ["cat", "dog", "bird"]
 
 
 def test_first_frame_is_the_spec_lesson(page):
@@ -73,15 +73,15 @@ def test_first_frame_is_the_spec_lesson(page):
     assert "ln K = 1.099 nats" in lp.text(page.pg, "readout-loss")  # where a model that knows nothing starts
 
 
-def test_drag_moves_one_logit_and_everything_follows(page):
-    z0 = shown(page.pg)[0]
-    lp.drag(page.pg, 0, 90)
-    z1, _, _, _, g = assert_consistent(page.pg)
+def test_drag_moves_one_logit_and_everything_follows(lesson_page):
+    z0 = shown(lesson_page.pg)[0]
+    lp.drag(lesson_page.pg, 0, 90)
+    z1, _, _, _, g = assert_consistent(lesson_page.pg)
     assert z1[0] < z0[0] - 0.5
     assert z1[1:].tolist() == z0[1:].tolist()
     assert abs(g.sum()) < 1e-15
-    assert lp.text(page.pg, "readout-arrows").endswith(" 0.000")
-    assert lp.state(page.pg)["z"] == z1.tolist()
+    assert lp.text(lesson_page.pg, "readout-arrows").endswith(" 0.000")
+    assert lp.state(lesson_page.pg)["z"] == z1.tolist()
 
 
 LIVE = f"""() => {{ const find = {lp.FIND}; const z = (n) => JSON.stringify(Array.from(find(n).data.z));
@@ -100,11 +100,11 @@ WATCH_READOUTS = """() => { window.__writes = {};
   } }"""
 
 
-def test_readouts_follow_every_frame_of_a_drag(page):
+def test_readouts_follow_every_frame_of_a_drag(lesson_page):
     """Mid-gesture, before the mouse is released, the bars already show softmax of the moving point; each
     frame writes the readouts' numbers into their text nodes, and no readout's elements afresh (the table's
     sixty cells styled and laid out again on every frame was the costliest part of a drag frame)."""
-    pg = page.pg
+    pg = lesson_page.pg
     lp.set_value(pg, "tour", False, attr="active")  # free play: the readouts in sight (a drag skips the rest)
     lp.set_value(pg, "sections", [0, 1], attr="active")  # the table and the entropy, under p_y and the loss
     lp.wait_state(pg, "(s) => s.open.length === 2")
@@ -153,19 +153,19 @@ def test_a_readout_out_of_sight_during_a_drag_is_written_when_it_ends(new_page, 
     assert p.errors == []
 
 
-def test_add_one_moves_every_logit_and_changes_no_probability(page):
-    lp.drag(page.pg, 2, -60)
-    z1, _, _, p1, g1 = shown(page.pg)
-    lp.click(page.pg, "add_one")
-    lp.wait_state(page.pg, f"(s) => s.z[0] === {z1[0] + 1}")
-    z2, _, _, p2, g2 = assert_consistent(page.pg)
+def test_add_one_moves_every_logit_and_changes_no_probability(lesson_page):
+    lp.drag(lesson_page.pg, 2, -60)
+    z1, _, _, p1, g1 = shown(lesson_page.pg)
+    lp.click(lesson_page.pg, "add_one")
+    lp.wait_state(lesson_page.pg, f"(s) => s.z[0] === {z1[0] + 1}")
+    z2, _, _, p2, g2 = assert_consistent(lesson_page.pg)
     np.testing.assert_allclose(z2 - z1, 1.0, rtol=0, atol=1e-12)
     np.testing.assert_allclose(p2, p1, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(g2, g1, rtol=1e-12, atol=1e-15)
 
 
-def test_temperature_slider_reaches_both_ends(page):
-    pg = page.pg
+def test_temperature_slider_reaches_both_ends(lesson_page):
+    pg = lesson_page.pg
     handle = pg.locator(".noUi-handle").first
     for dx, check in ((600, lambda T: T == 100.0), (-600, lambda T: T == 0.01)):
         box = handle.bounding_box()
@@ -181,17 +181,17 @@ def test_temperature_slider_reaches_both_ends(page):
     np.testing.assert_allclose(p, [1.0, 0.0, 0.0], atol=1e-12)
 
 
-def test_temperature_set_from_script_acts_like_the_slider(page):
+def test_temperature_set_from_script_acts_like_the_slider(lesson_page):
     for end, T in (("end", 100.0), ("start", 0.01)):
-        page.pg.evaluate(f"() => {{ const m = ({lp.FIND})('temperature'); m.value = m.{end}; }}")
-        lp.wait_state(page.pg, f"(s) => s.T === {T}")
-        assert_consistent(page.pg)
-    if page.session:
-        lp.wait_until(lambda: page.session().lesson.T == 0.01)
+        lesson_page.pg.evaluate(f"() => {{ const m = ({lp.FIND})('temperature'); m.value = m.{end}; }}")
+        lp.wait_state(lesson_page.pg, f"(s) => s.T === {T}")
+        assert_consistent(lesson_page.pg)
+    if lesson_page.session:
+        lp.wait_until(lambda: lesson_page.session().lesson.T == 0.01)
 
 
-def test_true_class_picker(page):
-    pg = page.pg
+def test_true_class_picker(lesson_page):
+    pg = lesson_page.pg
     lp.set_value(pg, "true_class", "2")
     z, T, y, p, g = assert_consistent(pg)
     assert y == 2 and g[2] > 0 and g[0] < 0  # bird pushed up, the others down
@@ -204,9 +204,9 @@ def drag_window(pg):
     return max(lo + VIEW["pad"], -100.0), min(hi - VIEW["pad"], 100.0)
 
 
-def test_a_flick_past_the_frame_stops_at_its_edge(page):
+def test_a_flick_past_the_frame_stops_at_its_edge(lesson_page):
     """A fast flick past the frame leaves the point at the edge it ran to, with a word on why."""
-    pg = page.pg
+    pg = lesson_page.pg
     for k, dy, side in ((0, -3000, 1), (1, 3000, 0), (2, -3000, 1)):
         edge = drag_window(pg)[side]  # the axis as this flick starts: the last one's release made room past it
         x, y = lp.point_xy(pg, k)
@@ -226,9 +226,9 @@ def test_a_flick_past_the_frame_stops_at_its_edge(page):
     assert np.all(np.isfinite(z))
 
 
-def test_backspace_never_deletes_a_class(page):
+def test_backspace_never_deletes_a_class(lesson_page):
     """The drawing tool deletes a selected point on Backspace; the lesson puts it back."""
-    pg = page.pg
+    pg = lesson_page.pg
     x, y = lp.point_xy(pg, 1)
     pg.mouse.move(x, y)
     pg.mouse.down()
@@ -242,12 +242,12 @@ def test_backspace_never_deletes_a_class(page):
     pg.keyboard.press("Backspace")
     lp.settled(pg)
     assert len(shown(pg)[0]) == 3
-    if page.session:
-        lp.wait_until(lambda: page.session().lesson.logits == shown(pg)[0].tolist())
+    if lesson_page.session:
+        lp.wait_until(lambda: lesson_page.session().lesson.logits == shown(pg)[0].tolist())
 
 
-def test_rapid_clicking_stays_exact(page):
-    pg = page.pg
+def test_rapid_clicking_stays_exact(lesson_page):
+    pg = lesson_page.pg
     p0 = shown(pg)[3]
     for _ in range(25):
         lp.click(pg, "add_one")
@@ -284,9 +284,9 @@ def test_first_frame_equals_a_later_one(page):
                 np.testing.assert_allclose(again[column], values, rtol=1e-12, atol=1e-15, err_msg=f"{name}.{column}")
 
 
-def test_a_point_held_still_before_it_moves_is_dragged(page):
+def test_a_point_held_still_before_it_moves_is_dragged(lesson_page):
     """A learner who presses a point and waits before moving it (past Bokeh's 300 ms press) still drags it."""
-    pg = page.pg
+    pg = lesson_page.pg
     x, y = lp.point_xy(pg, 1)
     pg.mouse.move(x, y)
     pg.mouse.down()

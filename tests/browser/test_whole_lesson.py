@@ -29,9 +29,9 @@ def one_row_per_class(pg):
     return K
 
 
-@pytest.mark.parametrize(("page", "eps"), [("served", 0.1), ("exported", 0.1), ("exported", 0.5)], indirect=["page"])
-def test_label_smoothing(page, eps):
-    pg = page.pg
+@pytest.mark.parametrize("eps", [0.1, 0.5])
+def test_label_smoothing(lesson_page, eps):
+    pg = lesson_page.pg
     lp.set_value(pg, "sections", [1], attr="active")  # the information, where the best gap is
     lp.click(pg, "add_class")  # four classes: the SPEC's K = 4 example
     lp.wait_state(pg, "(s) => s.z.length === 4")
@@ -62,8 +62,8 @@ def test_label_smoothing(page, eps):
     assert not lp.prop(pg, "readout-gap", "visible")
 
 
-def test_adding_and_removing_classes_at_both_limits(page):
-    pg = page.pg
+def test_adding_and_removing_classes_at_both_limits(lesson_page):
+    pg = lesson_page.pg
     for K in range(4, 11):
         lp.click(pg, "add_class")
         lp.wait_state(pg, f"(s) => s.z.length === {K}")
@@ -85,8 +85,8 @@ def test_adding_and_removing_classes_at_both_limits(page):
     assert one_row_per_class(pg) == 2
 
 
-def test_renaming(page):
-    pg = page.pg
+def test_renaming(lesson_page):
+    pg = lesson_page.pg
     lp.set_value(pg, "class_names", "ant, bee , wasp")
     assert lp.state(pg)["names"] == ["ant", "bee", "wasp"] == lp.data(pg, "logits")["name"]
     assert "ant" in lp.text(pg, "readout-probs")
@@ -99,8 +99,8 @@ def test_renaming(page):
         assert lp.prop(pg, "class_names", "value") == "ant, bee, wasp"
 
 
-def test_presets(page):
-    pg = page.pg
+def test_presets(lesson_page):
+    pg = lesson_page.pg
     lp.set_value(pg, "preset", "two")
     s = lp.state(pg)
     assert s["names"] == ["cat", "dog"] and s["z"] == [2.0, 1.0]
@@ -123,8 +123,8 @@ def test_presets(page):
 HOSTILE = ["<img src=x onerror=alert(1)>", "</script>", "$$\\alpha$$", "가" * 28]
 
 
-def test_names_typed_in_the_page_stay_text(page):
-    pg = page.pg
+def test_names_typed_in_the_page_stay_text(lesson_page):
+    pg = lesson_page.pg
     count = pg.evaluate("() => { const n = (r) => { let c = 0; for (const e of r.querySelectorAll('*')) { c += 1;"
                         " if (e.shadowRoot) c += n(e.shadowRoot); } return c; }; window.__n = n; return n(document); }")
     lp.click(pg, "add_class")
