@@ -83,14 +83,21 @@ def lab(browser, jupyterlab):
 
 
 def run_cell(pg, code):
-    """Add a code cell at the end, run it, return the text it printed."""
-    index = pg.evaluate(f"""async (code) => {{ const nb = ({NOTEBOOK_JS})().content;
-        const i = nb.model.cells.length; nb.model.sharedModel.insertCell(i, {{cell_type: 'code', source: code}});
-        nb.activeCellIndex = i; await window.jupyterapp.commands.execute('notebook:run-cell'); return i; }}""", code)
-    pg.wait_for_function(f"(i) => ({NOTEBOOK_JS})().content.widgets[i].model.outputs.length > 0", arg=index,
-                         timeout=30000)
-    return pg.evaluate(f"""(i) => ({NOTEBOOK_JS})().content.widgets[i].model.outputs.toJSON()
-        .map((o) => o.text ?? JSON.stringify(o.data ?? o)).join('')""", index)
+    """Run `code` in the notebook's kernel and return the text it printed (its errors too). Sent to the kernel as
+    a cell's code is, not through a new cell of the notebook's view: a cell added and run at once was sometimes
+    not the one run, and its output never came."""
+    return pg.evaluate(f"""async (code) => {{
+        const kernel = ({NOTEBOOK_JS})().sessionContext.session.kernel;
+        const future = kernel.requestExecute({{ code, store_history: false }});
+        let out = "";
+        future.onIOPub = (msg) => {{
+          const c = msg.content;
+          if (msg.header.msg_type === "stream") out += c.text;
+          if (msg.header.msg_type === "error") out += `${{c.ename}}: ${{c.evalue}}`;
+        }};
+        const late = (done) => setTimeout(() => done(`no answer in 60 s (kernel ${{kernel.status}})`), 60000);
+        return await Promise.race([future.done.then(() => out), new Promise(late)]);
+      }}""", code)
 
 
 def test_the_page_shows_what_python_set_last(lab):
@@ -122,7 +129,7 @@ def test_a_drag_reaches_the_lesson_and_python_reaches_the_page(lab):
     deadline = time.monotonic() + 20
     while json.loads(run_cell(lab, "print(explainer.lesson.logits)")) != dragged:
         assert time.monotonic() < deadline, "the drag never reached explainer.lesson"
-    run_cell(lab, "explainer.lesson.T = 0.25\nprint('done')")
+    assert run_cell(lab, "explainer.lesson.T = 0.25\nprint('done')") == "done\n"
     lp.wait_state(lab, "(s) => s.T === 0.25")
     assert lp.data(lab, "settings")["T"] == [0.25]
     assert lab.blocked == [] and lab.errors == [], (lab.blocked, lab.errors)
