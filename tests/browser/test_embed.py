@@ -228,17 +228,13 @@ def _assert_names_are_text(pg):
     assert pg.evaluate(f"() => ({DEEP})(document).filter(e => e.localName === 'b').length") == 0
 
 
-def test_odd_class_names_render_as_text(odd_page):
+def test_odd_class_names_render_as_text_and_stay_text_after_a_drag(odd_page):
+    """The browser redraws every readout while dragging (static/readouts.mjs): still text."""
     pg = odd_page.pg
     _assert_names_are_text(pg)
     options = pg.evaluate(f"() => Array.from(Bokeh.index.find_one(({lp.FIND})('true_class')).input_el.options,"
                           " (o) => o.textContent)")
     assert options == ODD_NAMES
-
-
-def test_odd_class_names_stay_text_after_a_drag(odd_page):
-    """The browser redraws every readout while dragging (static/readouts.mjs): still text."""
-    pg = odd_page.pg
     before = lp.data(pg, "logits")["z"]
     lp.drag(pg, 1, -60)
     pg.wait_for_function(f"() => ({lp.FIND})('logits').data.z[1] !== {before[1]}", timeout=5000)
