@@ -29,7 +29,7 @@ const ACTIONS = {
   },
 };
 const COMMANDS = { copy_link: (page) => copy_link(page), download_png: (page) => download_png(page),
-  reset_all: (page) => act(page, (s) => reset_all(s, page.opened, page.a)),
+  reset_all: (page) => act(page, (s) => reset_all(s, page.record.opened, page.a)),
   step: (page) => act(page, (s) => stepped(page, s)), play: (page) => (page.playing ? pause(page) : play(page)),
   tour_back: (page) => tour_move(page, -1), tour_next: (page) => tour_move(page, 1),
   tour_setup: (page) => tour_setup(page), fit_T: (page) => fit_T(page) };

@@ -85,7 +85,7 @@ export function draw(page, s, { live = false, text = true } = {}) {
   show_live(page, tour_live(page, s, t, tour_done) || f.live);
   write_link(page, s);
   // What is on screen now, whole: a waiting test (tests/browser/lessonpage.py settled) or a debugger reads it.
-  page.shown = s;
+  page.record.shown = s;
 }
 
 /** The part of `draw` that sets the figures' views, the readouts, the path, the axes and the logit inputs, and
@@ -106,7 +106,7 @@ function draw_parts(page, s, f, t, { live, text, readouts }) {
     show(page, a.divs[key], html, live);
   }
   const tour_done = text ? draw_tour(page, f.numbers, s, t, live) : null;
-  const notice = page.local_notice ?? s.notice;
+  const notice = page.record.notice ?? s.notice;
   if (text) {
     show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
   }

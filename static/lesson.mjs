@@ -22,15 +22,23 @@ const PAGES = (globalThis.__softmax_explainer_pages ??= new WeakMap());
 export function page_of(a, context) {
   let page = PAGES.get(a.lesson);
   if (page === undefined) {
-    page = { a, gesture: null, pointer_down: false, applied: {}, local_notice: null, listening: false,
-      shadows: new WeakSet(), unseen: new WeakSet(), drawn: false, shown: null, history: null, noise: null,
-      loss_shown: false, playing: false, opened: null, valid: null, sent: null,
-      from_python: null, connection: null, tour_seen: new Set(stored_tour().seen), tour_undo: null,
-      tour_guesses: new Map(), tour_moved: false, hangul_loaded: false,
-      tour_said: null };
+    page = {
+      a,
+      // The lesson: the last valid state (every gesture builds on it), the one a link or the page opened with
+      // ("reset everything" goes back to it), the wire's last text sent or received and Python's last lesson,
+      // the page's own notice (never sent), and the state last drawn whole.
+      record: { valid: first_state(a), opened: null, sent: a.wire.text, from_python: null, notice: null, shown: null },
+      // The gesture in progress (static/gestures.mjs), a pointer held down, the lab playing.
+      gesture: null, pointer_down: false, playing: false,
+      // The guided path: the steps seen (kept in the browser's storage), the set-up a learner may undo, whether a
+      // step moved the path, what the live region last said of it, and each step's guess.
+      path: { seen: new Set(stored_tour().seen), undo: null, moved: false, said: null, guesses: new Map() },
+      // What the drawing keeps: the values last applied (draw.mjs), the memo (record.mjs), the elements out of
+      // sight, the shadow roots listened to, and the page's own progress in starting up.
+      applied: {}, history: null, loss_shown: false, unseen: new WeakSet(), shadows: new WeakSet(),
+      listening: false, drawn: false, connection: null, hangul_loaded: false,
+    };
     PAGES.set(a.lesson, page);
-    page.valid = first_state(a);
-    page.sent = a.wire.text;
   }
   page.a = a;
   page.index = context.index ?? page.index;
@@ -57,7 +65,7 @@ function first_state(a) {
 
 /** The lesson every gesture builds on: the last valid state this page drew or wrote. */
 export function now(page) {
-  return page.valid;
+  return page.record.valid;
 }
 
 /** The state s, checked by the lesson's rules (app/rules.py has the twin), as a new plain object; a Refusal
@@ -125,11 +133,11 @@ export function commit(page, next) {
     refuse(page, e.key);
     return;
   }
-  page.local_notice = null;
+  page.record.notice = null;
   // A gesture that changes nothing (a point let go where it was, the page's own first frame of the logits
   // source) tells Python nothing: a message crossing one of Python's would undo it there.
-  const changed = !same_json(s, page.valid);
-  page.valid = s;
+  const changed = !same_json(s, page.record.valid);
+  page.record.valid = s;
   if (changed) send(page, s);
   if (same_json(s, page.a.lesson.state)) draw(page, s);
   else page.a.lesson.state = s; // its trigger draws it, knowing it as the page's own
@@ -149,13 +157,13 @@ export function same_json(s, held) {
 function send(page, s) {
   const text = JSON.stringify(s);
   if (text === page.a.wire.text) return;
-  page.sent = text;
+  page.record.sent = text;
   page.a.wire.text = text;
 }
 
 /** A gesture the rules refuse: the lesson stays as it was, drawn again (controls included), with a notice. */
 export function refuse(page, key) {
-  page.local_notice = key;
+  page.record.notice = key;
   draw(page, now(page));
 }
 
@@ -176,34 +184,34 @@ export function act(page, action) {
  * the last valid one goes back, with a notice (when served, Python refuses it too). */
 export function on_state(page) {
   const held = page.a.lesson.state;
-  if (held === page.valid) {
+  if (held === page.record.valid) {
     draw(page, held);
     return;
   }
-  page.local_notice = null;
+  page.record.notice = null;
   let s;
   try {
     s = checked(held, page.a);
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
-    commit(page, { ...page.valid, notice: "refused" });
+    commit(page, { ...page.record.valid, notice: "refused" });
     return;
   }
-  page.valid = s;
+  page.record.valid = s;
   // What Python sent needs no answer unless the page's rules changed it (they never should: twins).
-  if (held !== page.from_python || !same_json(s, held)) send(page, s);
+  if (held !== page.record.from_python || !same_json(s, held)) send(page, s);
   draw(page, s);
 }
 
 /** Python sent a lesson (a notebook cell, a refusal put back); the page's own text comes back here too. */
 export function on_wire(page) {
   const text = page.a.wire.text;
-  if (text === page.sent) return;
-  page.sent = text;
+  if (text === page.record.sent) return;
+  page.record.sent = text;
   try {
-    page.from_python = JSON.parse(text);
+    page.record.from_python = JSON.parse(text);
   } catch {
     return;
   }
-  page.a.lesson.state = page.from_python;
+  page.a.lesson.state = page.record.from_python;
 }

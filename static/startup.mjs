@@ -42,9 +42,9 @@ function ready(page) {
   }
   if (!page.drawn) {
     page.drawn = true;
-    page.opened ??= { ...page.valid, notice: "" }; // unless a link was read first
-    if (same_json(page.valid, a.lesson.state)) draw(page, page.valid);
-    else a.lesson.state = page.valid; // its trigger draws it, as the page's own
+    page.record.opened ??= { ...page.record.valid, notice: "" }; // unless a link was read first
+    if (same_json(page.record.valid, a.lesson.state)) draw(page, page.record.valid);
+    else a.lesson.state = page.record.valid; // its trigger draws it, as the page's own
   } else if (!page.gesture) {
     draw(page, now(page)); // a new size: the labels and arrows fitted to it (draw.mjs fit_to_figures)
   }
@@ -140,7 +140,7 @@ function read_link(page, link = location.hash) {
   const [linked] = parse_link(link_pairs(text), now(page).lang, page.a.rules, page.a.strings);
   const s = tour_opened(linked, page.a.steps, page.a.rules, page.a.strings);
   page.applied.link = null; // write the cleaned link back, even when the lesson itself does not change
-  page.opened = { ...s, notice: "" }; // a new link is a new question: "reset everything" goes back to it
+  page.record.opened = { ...s, notice: "" }; // a new link is a new question: "reset everything" goes back to it
   whole(page, s);
 }
 
@@ -152,7 +152,7 @@ export function copy_link(page) {
   const url = a.mode === "served" ? `${served_home(page).url}?${link}`
     : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
   const say = (key) => {
-    page.local_notice = `${key}:${url}`;
+    page.record.notice = `${key}:${url}`;
     draw(page, now(page));
   };
   // The link shows at once; the clipboard may ask for permission, or never answer (file pages, some browsers).

@@ -184,19 +184,19 @@ export function draw_tour(page, n, s, t, live) {
   // the learner was), unless it is in a frame or a notebook, whose reader is reading something else.
   if (!live) {
     const moved = place_path(page, s.tour && view_open(a, s, step.beside) ? step.beside : null);
-    const opened = page.shown === null && a.mode !== "notebook" && window.self === window.top;
-    if (moved && (page.tour_moved || opened)) requestAnimationFrame(() => show_path(page));
-    page.tour_moved = false;
+    const opened = page.record.shown === null && a.mode !== "notebook" && window.self === window.top;
+    if (moved && (page.path.moved || opened)) requestAnimationFrame(() => show_path(page));
+    page.path.moved = false;
   }
   if (!s.tour) return null;
   const missing = step_missing(step, s);
   const done = missing.length === 0;
   if (done && !live) remember_step(page, step.id, s.step);
-  const html = tour_html(n, s, t, a.steps, missing, page.tour_seen, page.tour_guesses.get(s.step), folded(s));
+  const html = tour_html(n, s, t, a.steps, missing, page.path.seen, page.path.guesses.get(s.step), folded(s));
   show(page, a.tour.text, html.text, live);
   show(page, a.tour.status, html.status, live);
   if (live) return done;
-  const undo = page.tour_undo && same_lesson(page.tour_undo.after, s);
+  const undo = page.path.undo && same_lesson(page.path.undo.after, s);
   set_if_changed(a.controls.tour_setup, { label: undo ? t.tour_undo : t.tour_setup });
   return done;
 }
@@ -256,7 +256,7 @@ function show_path(page, frames = 30) {
  * of the same lesson is no news). */
 export function tour_live(page, s, t, done) {
   if (!s.tour) return "";
-  const said = page.tour_said;
+  const said = page.path.said;
   if (said && same_lesson(said.s, s)) return said.text;
   const words = t.tour_steps[page.a.steps[s.step - 1].id];
   // A live region is read as text: the strings' sub- and superscripts go.
@@ -264,7 +264,7 @@ export function tour_live(page, s, t, done) {
   let text = "";
   if (said?.step !== s.step) text = fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: plain(words.title) });
   else if (done && !said.done) text = fill(t.tour_live_done, { done: plain(words.done) });
-  page.tour_said = { step: s.step, done, text, s };
+  page.path.said = { step: s.step, done, text, s };
   return text;
 }
 
@@ -284,15 +284,15 @@ export function stored_tour() {
 
 function store_tour(page, step) {
   try {
-    window.localStorage.setItem(TOUR_STORE, JSON.stringify({ step, seen: [...page.tour_seen] }));
+    window.localStorage.setItem(TOUR_STORE, JSON.stringify({ step, seen: [...page.path.seen] }));
   } catch {
     // storage refused: nothing to remember with
   }
 }
 
 function remember_step(page, id, step) {
-  if (page.tour_seen.has(id)) return;
-  page.tour_seen.add(id);
+  if (page.path.seen.has(id)) return;
+  page.path.seen.add(id);
   store_tour(page, step);
 }
 
@@ -309,8 +309,8 @@ export function tour_move(page, by) {
   const s = now(page);
   const step = Math.min(a.steps.length, Math.max(1, s.step + by));
   if (step === s.step) return;
-  page.tour_undo = null;
-  page.tour_moved = true; // the drawing that moves the path brings it into sight (draw_tour)
+  page.path.undo = null;
+  page.path.moved = true; // the drawing that moves the path brings it into sight (draw_tour)
   act(page, (was) => ({ ...tour_enter(a.steps[step - 1], { ...was, step }, a.rules, a.strings), notice: "" }));
   store_tour(page, step);
 }
@@ -321,20 +321,20 @@ export function on_guess(page, ev) {
   const button = ev.target.closest?.("button[data-guess]");
   if (!button) return;
   const s = now(page);
-  page.tour_guesses.set(s.step, Number(button.dataset.guess));
+  page.path.guesses.set(s.step, Number(button.dataset.guess));
   draw(page, s);
 }
 
 export function tour_setup(page) {
   const { a } = page;
   const s = now(page);
-  if (page.tour_undo && same_lesson(page.tour_undo.after, s)) {
-    const back = page.tour_undo.before;
-    page.tour_undo = null;
+  if (page.path.undo && same_lesson(page.path.undo.after, s)) {
+    const back = page.path.undo.before;
+    page.path.undo = null;
     act(page, () => ({ ...back, step: s.step, notice: "" }));
     return;
   }
   const next = { ...tour_restart(a.steps[s.step - 1], s, a.rules, a.strings), notice: "" };
-  page.tour_undo = { before: s, after: next };
+  page.path.undo = { before: s, after: next };
   act(page, () => next);
 }

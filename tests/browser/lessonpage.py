@@ -123,7 +123,7 @@ SETTLED = f"""() => {{
   const lesson = find('lesson'), s = lesson.state;
   const page = globalThis.__softmax_explainer_pages?.get(lesson);
   const shown = Array.from(find('point_labels').data.z), z = Array.from(find('logits').data.z);
-  return page !== undefined && JSON.stringify(page.shown) === JSON.stringify(s)
+  return page !== undefined && JSON.stringify(page.record.shown) === JSON.stringify(s)
       && JSON.stringify(shown) === JSON.stringify(s.z) && JSON.stringify(z) === JSON.stringify(s.z); }}"""
 
 
