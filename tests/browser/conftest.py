@@ -172,40 +172,12 @@ def exported(tmp_path_factory):
     return out
 
 
-@pytest.fixture(params=["served", "exported"])
-def page(request, new_page, capfd):
-    """A fresh page of the explainer, served and exported; the exported one runs with every non-file request
-    refused. Afterwards: no console error, no request to the network, no dialog, and (served) the Python
-    lesson equals the page's."""
+def opened(p, request, where):
+    """The explainer opened in page p, served (its session's explainer as `p.session()`) or exported (every
+    non-file request refused when p was made so), and ready."""
     from tests.browser import lessonpage as lp
 
-    if request.param == "served":
-        url, sessions, _ = request.getfixturevalue("served")
-        p = new_page()
-        p.pg.goto(url)
-        p.session = lambda: sessions[-1]
-    else:
-        p = new_page(block_network=True)
-        p.pg.goto(request.getfixturevalue("exported").as_uri())
-        p.session = None
-    lp.wait_ready(p.pg)
-    yield p
-    assert p.errors == [], f"browser console errors: {p.errors}"
-    assert p.blocked == [], f"the page asked the network for {p.blocked}"
-    assert p.dialogs == [], p.dialogs
-    if p.session:
-        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
-    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
-
-
-@pytest.fixture(scope="module", params=["served", "exported"])
-def kept_page(request, browser):
-    """One page of the explainer, served and exported, that a module's tests share (`lesson_page` writes the spec
-    lesson on it for each): a page costs about two seconds to open, a lesson written on it a tenth of that."""
-    from tests.browser import lessonpage as lp
-
-    p = Page(browser, block_network=request.param == "exported")
-    if request.param == "served":
+    if where == "served":
         url, sessions, _ = request.getfixturevalue("served")
         p.pg.goto(url)
         lp.wait_ready(p.pg)
@@ -215,6 +187,36 @@ def kept_page(request, browser):
         p.pg.goto(request.getfixturevalue("exported").as_uri())
         lp.wait_ready(p.pg)
         p.session = None
+    return p
+
+
+def assert_clean(p, capfd):
+    """What every test on an explainer's page ends with: no console error, no request to the network, no dialog,
+    (served) the Python lesson equal to the page's, and no traceback from the in-process server."""
+    from tests.browser import lessonpage as lp
+
+    assert p.errors == [], f"browser console errors: {p.errors}"
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+    assert p.dialogs == [], p.dialogs
+    if p.session:
+        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
+    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
+
+
+@pytest.fixture(params=["served", "exported"])
+def page(request, new_page, capfd):
+    """A fresh page of the explainer, served and exported; the exported one runs with every non-file request
+    refused. Afterwards: `assert_clean`."""
+    p = opened(new_page(block_network=request.param == "exported"), request, request.param)
+    yield p
+    assert_clean(p, capfd)
+
+
+@pytest.fixture(scope="module", params=["served", "exported"])
+def kept_page(request, browser):
+    """One page of the explainer, served and exported, that a module's tests share (`lesson_page` writes the spec
+    lesson on it for each): a page costs about two seconds to open, a lesson written on it a tenth of that."""
+    p = opened(Page(browser, block_network=request.param == "exported"), request, request.param)
     yield p
     p.context.close()
 
@@ -222,7 +224,7 @@ def kept_page(request, browser):
 @pytest.fixture
 def lesson_page(kept_page, capfd):
     """`page` on the module's kept page: the spec lesson written on it as a script writes a lesson (checked, then
-    drawn as the page's own), from wherever the test before left it. The same checks afterwards."""
+    drawn as the page's own), from wherever the test before left it. Afterwards: `assert_clean`."""
     from app.fields import default_state
     from tests.browser import lessonpage as lp
 
@@ -234,12 +236,7 @@ def lesson_page(kept_page, capfd):
     if p.session:
         lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
     yield p
-    assert p.errors == [], f"browser console errors: {p.errors}"
-    assert p.blocked == [], f"the page asked the network for {p.blocked}"
-    assert p.dialogs == [], p.dialogs
-    if p.session:
-        lp.wait_until(lambda: p.session().lesson.state() == lp.state(p.pg))
-    assert "Traceback" not in capfd.readouterr().err, "the in-process server wrote a traceback to stderr"
+    assert_clean(p, capfd)
 
 
 @pytest.fixture
