@@ -172,19 +172,19 @@ def exported(tmp_path_factory):
     return out
 
 
-def opened(p, request, where):
-    """The explainer opened in page p, served (its session's explainer as `p.session()`) or exported (every
-    non-file request refused when p was made so), and ready."""
+def opened(p, request, where, link=""):
+    """The explainer opened in page p at `link`, served (the link its query, its session's explainer as
+    `p.session()`) or exported (the link its hash; every non-file request refused when p was made so), ready."""
     from tests.browser import lessonpage as lp
 
     if where == "served":
         url, sessions, _ = request.getfixturevalue("served")
-        p.pg.goto(url)
+        p.pg.goto(f"{url}?{link}" if link else url)
         lp.wait_ready(p.pg)
         own = sessions[-1]  # this page's session, whatever pages open after it
         p.session = lambda: own
     else:
-        p.pg.goto(request.getfixturevalue("exported").as_uri())
+        p.pg.goto(request.getfixturevalue("exported").as_uri() + (f"#{link}" if link else ""))
         lp.wait_ready(p.pg)
         p.session = None
     return p

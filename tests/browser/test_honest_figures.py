@@ -9,22 +9,15 @@ import core
 from app.document import VIEW
 from app.link import link_pairs, parse_link
 from tests.browser import lessonpage as lp
+from tests.browser.test_lab import opened
 
 CASES = {"cold, dog the true class": "z=2,1,0.1&T=0.01&y=1", "dog at 25": "z=2,25,0.1",
          "cold, in Korean": "z=2,1,0.1&T=0.01&y=1&lang=ko", "cold, cat the true class": "z=2,1,0.1&T=0.01"}
 
 
-def opened(new_page, request, link):
-    """The exported page at `link`, every non-file request refused: the figures are the page's, served or not."""
-    p = new_page(block_network=True)
-    p.pg.goto(f"{request.getfixturevalue('exported').as_uri()}#{link}")
-    lp.wait_ready(p.pg)
-    return p
-
-
 def test_every_arrow_is_its_true_length_or_cut_with_a_mark_and_its_value(new_page, request):
     clipped = 0
-    p = opened(new_page, request, "")
+    p = opened(new_page, request, "exported", "")
     for case, link in CASES.items():
         # Each case as a script writes it on the page (checked, then drawn as the page's own): one page for all.
         p.pg.evaluate(f"(s) => {{ ({lp.FIND})('lesson').state = s; }}", parse_link(link_pairs(link))[0])
@@ -57,7 +50,7 @@ def test_add_one_lifts_every_point_by_one_unit_while_the_axis_stays(new_page, re
     """Each press lifts every point on screen: by exactly one unit while the axis stays (the first press), and,
     once the top logit is within 3 of its end, on an axis grown by exactly the press at the top, so no point ever
     goes down (issue 37: the axis used to jump by 6 and every point fell)."""
-    p = opened(new_page, request, "z=2,1,0.1")
+    p = opened(new_page, request, "exported", "z=2,1,0.1")
     z, axis, sy = lp.state(p.pg)["z"], lp.logit_axis(p.pg), screen_heights(p.pg, 3)
     p_before = lp.data(p.pg, "probs")["p"]
     still = 0

@@ -14,23 +14,12 @@ import core
 from app.link import link_pairs, parse_link
 from app.state import Lesson
 from tests.browser import lessonpage as lp
+from tests.browser.conftest import opened as served_or_exported
 
 
 def opened(new_page, request, where, link):
     """A fresh page opened at `link`; the exported one with every non-file request refused."""
-    if where == "served":
-        p = new_page()
-        url, sessions, _ = request.getfixturevalue("served")
-        p.pg.goto(f"{url}?{link}")
-        lp.wait_ready(p.pg)
-        own = sessions[-1]  # this page's session, whatever pages open after it
-        p.session = lambda: own
-    else:
-        p = new_page(block_network=True)
-        p.pg.goto(f"{request.getfixturevalue('exported').as_uri()}#{link}")
-        p.session = None
-        lp.wait_ready(p.pg)
-    return p
+    return served_or_exported(new_page(block_network=where == "exported"), request, where, link)
 
 
 def put(pg, link):
