@@ -205,6 +205,7 @@ def column_of(name):
     return [r.key for r in READOUTS if r.column == name]
 
 
+
 # Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
 # side in steps of half_window where a logit would leave it, plus `pad` between the outermost draggable position
 # and the frame's edge; an arrow is drawn arrow_scale times as long as −∂L/∂z, arrow_dx right of its point, or
@@ -281,6 +282,72 @@ FUNCTION_SOURCES = {"fn_curves": ("xs", "ys"), "fn_dashed": ("xs", "ys"), "fn_po
 # Where the axes start, until the page's first frame sets them: three classes, and logits within ±half_window.
 X_RANGE = (-0.6, 2.6)
 LOGIT_RANGE = (-VIEW["half_window"] - VIEW["pad"], VIEW["half_window"] + VIEW["pad"])
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of the page, built by `build` from this row and drawn by its view's module. Its model is named
+    `<key>_figure`; the page finds it by `key` (the lesson's two in `figs`, every other in `lab_figs`), its key to
+    the figure above it (`hints`, `lab_hints`) and its axes (`<key>_x`, `<key>_y`)."""
+
+    key: str
+    view: str  # what draws it: "lesson" (the two main figures), "lab", "calibration", "lm" or "function"
+    height: int
+    x_range: tuple | str  # its ends (the page moves them), or the key of the figure whose x range it shares
+    y_range: tuple
+    x_axis: str = "linear"  # or "log"
+    y_axis: str = "linear"
+    grid: str = "y"  # the grid lines it draws, in the look's colour (LOOK "grids"): "", "x", "y" or "xy"
+    class_axes: str = ""  # its axes that name the classes (the page sets their ticks and shortens the names)
+    shown_with: str | None = None  # the field that shows it; None: always; "page": hidden until the page shows it
+    classes: tuple = ()  # its CSS classes besides "fig" (static/layout.css sizes it by them)
+    width: int | None = None  # its width where it does not stretch to its row's
+    max_width: int | None = None
+    min_border_right: int | None = None
+
+
+FIGURES = (
+    Figure("logit", "lesson", 400, X_RANGE, LOGIT_RANGE, class_axes="x", classes=("fig-main",), width=500,
+           min_border_right=20),
+    Figure("prob", "lesson", 400, X_RANGE, (0, 1.12), class_axes="x", classes=("fig-main",), width=500,
+           min_border_right=20),
+    # The loss after each step: shown from the first step on (static/draw.mjs draw_lab_figures).
+    Figure("loss", "lab", 240, (0, 10), (0, 1), shown_with="page", max_width=520),
+    # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top.
+    Figure("jacobian", "lab", 340, (-0.5, 2.5), (2.5, -0.5), grid="", class_axes="xy", shown_with="jacobian",
+           max_width=420),
+    # The calibration view: the reliability diagram over its histogram of counts (one confidence axis), and the
+    # mean NLL against T (static/calibration_view.mjs).
+    Figure("reliability", "calibration", 330, (0, 1), (0, 1.02), grid="xy", shown_with="calib",
+           classes=("fig-stacked",)),
+    Figure("counts", "calibration", 170, "reliability", (0.5, 10), y_axis="log", grid="xy", shown_with="calib",
+           classes=("fig-stacked", "fig-counts")),
+    Figure("nll", "calibration", 330, BY_KEY["cT"].bounds, (0, 2.5), x_axis="log", grid="xy", shown_with="calib",
+           classes=("fig-stacked",)),
+    # The road to language models (static/lm_view.mjs): the next word's rank against its p, then attention, ALiBi's
+    # factor against distance, the router and distillation.
+    Figure("vocab", "lm", 330, (0.8, 65_000), (1e-8, 1.5), x_axis="log", y_axis="log", grid="xy", shown_with="lm",
+           classes=("fig-column",), min_border_right=24),
+    Figure("attention", "lm", 330, (-0.5, 2.5), (2.5, -0.5), grid="", class_axes="xy", shown_with="lm",
+           classes=("fig-column",)),
+    Figure("decay", "lm", 330, (-0.5, 2.5), (0, 1.1), shown_with="lm", classes=("fig-column",)),
+    Figure("router", "lm", 330, X_RANGE, (0, 1.1), class_axes="x", shown_with="lm", classes=("fig-column",)),
+    Figure("distill", "lm", 330, BY_KEY["T"].bounds, (1e-3, 10), x_axis="log", y_axis="log", grid="xy",
+           shown_with="lm", classes=("fig-column",), min_border_right=24),
+    # The figure of a function: its title, key and axes are the mode's (static/draw.mjs draw_function).
+    Figure("function", "function", 400, (0, 1), (0, 1), grid="xy", shown_with="fn", width=420),
+)
+
+
+def shown_at_start(row, s):
+    """Whether figure `row` is visible in the document built for state s."""
+    if row.shown_with is None:
+        return True
+    if row.shown_with == "page":
+        return False
+    return s[row.shown_with] not in (False, "none")
+
+
 # The polite ARIA live region, empty: the page writes its text once a change is done, never during a drag (a
 # live region must be in the page before its text changes for a screen reader to announce it).
 LIVE_REGION = '<div class="live-region" role="status" aria-live="polite"></div>'
@@ -431,19 +498,29 @@ def build(s, mode="file", app_path="", app_url=""):
         # Plain text: a class name such as "$$x$$" is shown as typed, never typeset.
         axis.formatter = CustomJSTickFormatter(args={"names": s["names"]}, code="return names[tick] ?? ''")
 
-    def fig(name, y_range):
-        # No tools but the logits' PointDrawTool: nothing pans or zooms an axis under a stray drag, and a
-        # finger on the bar chart scrolls the page.
-        f = figure(name=name, title=Title(), height=400, width=500, tools="", toolbar_location=None, y_range=y_range,
-                   x_range=Range1d(*X_RANGE), min_border_left=60, min_border_right=20,
-                   css_classes=["fig", "fig-main"], stylesheets=sheets, **stretch)
-        class_axis(f.xaxis[0])
-        # The key to the figure on a line of its own under the title, so that a phone clips neither; both in the
-        # look's size, which the page makes smaller where a frame is too narrow (static/draw.mjs fit_hints).
+    # Every figure from its row (FIGURES), with no tools but the logits' PointDrawTool: nothing pans or zooms an
+    # axis under a stray drag, and a finger on the bar chart scrolls the page. Its key sits on a line of its own
+    # under its title, so that a phone clips neither (both in the look's size, which the page makes smaller where a
+    # frame is too narrow: static/draw.mjs fit_hints).
+    figs = {}
+    for r in FIGURES:
+        shared = isinstance(r.x_range, str)
+        size = {k: v for k, v in (("width", r.width), ("max_width", r.max_width),
+                                  ("min_border_right", r.min_border_right)) if v is not None}
+        f = figure(name=f"{r.key}_figure", title=Title(), height=r.height, tools="", toolbar_location=None,
+                   x_range=figs[r.x_range].x_range if shared else Range1d(*r.x_range), y_range=Range1d(*r.y_range),
+                   x_axis_type=r.x_axis, y_axis_type=r.y_axis, min_border_left=60, css_classes=["fig", *r.classes],
+                   stylesheets=sheets, visible=shown_at_start(r, s), **size, **stretch)
         f.add_layout(Title(text_font_style="normal"), "above")
-        return f
-
-    fig_z = fig("logit_figure", Range1d(*LOGIT_RANGE))
+        for axis in (f.xaxis[0] if "x" in r.class_axes else None, f.yaxis[0] if "y" in r.class_axes else None):
+            if axis is not None:
+                class_axis(axis)
+        figs[r.key] = f
+    fig_z, fig_p, fig_loss, fig_jac = figs["logit"], figs["prob"], figs["loss"], figs["jacobian"]
+    fig_rel, fig_counts, fig_nll = figs["reliability"], figs["counts"], figs["nll"]
+    fig_vocab, fig_att, fig_decay, fig_router, fig_distill = (figs[k] for k in ("vocab", "attention", "decay",
+                                                                                 "router", "distill"))
+    fig_fn = figs["function"]
     span = Span(location=0, dimension="width", line_dash="dashed")
     fig_z.add_layout(span)
     lse_band = glyph(fig_z, HStrip, y0="y0", y1="y1", source=sources["lse_marks"],
@@ -474,7 +551,6 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_z.add_tools(draw)
     fig_z.toolbar.active_tap = draw
 
-    fig_p = fig("prob_figure", Range1d(0, 1.12))
     bar = {"x": "x", "top": "p", "width": VIEW["bar_width"], "source": sources["probs"]}
     bars = glyph(fig_p, VBar, **bar, line_color=None, level="overlay")
     outer = glyph(fig_p, VBar, **bar, fill_color=None, line_color="black", line_alpha="is_true",
@@ -492,38 +568,23 @@ def build(s, mode="file", app_path="", app_url=""):
     whiskers = Whisker(source=sources["samples"], base="x", lower="lower", upper="upper", level="overlay", line_width=2)
     fig_p.add_layout(whiskers)
 
-    def small(name, classes=(), **kw):
-        f = figure(name=name, title=Title(), toolbar_location=None, css_classes=["fig", *classes],
-                   stylesheets=sheets, min_border_left=60, **kw)
-        f.add_layout(Title(text_font_style="normal"), "above")
-        return f
-
-    def heatmap(name, source, value, text_color, height=340, **kw):
+    def heatmap(f, source, value, text_color):
         # Cell (i, j) in row i from the top, its colour and its text from the source; the pointer shows `value`.
-        f = small(name, tools="", height=height, sizing_mode="stretch_width",
-                  x_range=Range1d(-0.5, 2.5), y_range=Range1d(2.5, -0.5), **kw)
         cells = glyph(f, Rect, x="j", y="i", width=0.96, height=0.96, source=source, fill_color="color",
                       line_color=None, level="overlay")
         text = glyph(f, Text, x="j", y="i", text="text", source=source, text_align="center", text_baseline="middle",
                      text_color=text_color, level="overlay")
         f.add_tools(HoverTool(renderers=[cells], tooltips=[("i, j", "@i, @j"), value]))
-        class_axis(f.xaxis[0])
-        class_axis(f.yaxis[0])
-        return f, text
+        return text
 
-    # The loss after each step; the pointer shows the step and its loss.
-    # Shown from the first step on (static/draw.mjs draw_lab_figures).
-    # Its axes are the page's (static/frame.mjs loss_window): ends that move only when the line crosses them.
-    fig_loss = small("loss_figure", tools="", height=240, visible=False,
-                     sizing_mode="stretch_width", max_width=520, x_range=Range1d(0, 10), y_range=Range1d(0, 1))
+    # The loss after each step; the pointer shows the step and its loss. Its axes are the page's (static/frame.mjs
+    # loss_window): ends that move only when the line crosses them.
     # On the overlay level, as the main figures' data: a step repaints the line, not the axes under it.
     loss_line = glyph(fig_loss, Line, x="step", y="y", source=sources["loss_history"],
                       line_width=2, level="overlay")
     fig_loss.add_tools(HoverTool(renderers=[loss_line], mode="vline"))
     # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top; the pointer shows its value.
-    fig_jac, jacobian_text = heatmap("jacobian_figure", sources["jacobian"],
-                                     ("∂p_i/∂z_j", "@value{0.0000}"), "#1d2733", max_width=420,
-                                     visible=s["jacobian"])
+    jacobian_text = heatmap(fig_jac, sources["jacobian"], ("∂p_i/∂z_j", "@value{0.0000}"), "#1d2733")
     fig_jac.xaxis.axis_label, fig_jac.yaxis.axis_label = "z_j", "p_i"  # row i is p_i, column j is z_j
     fig_loss.yaxis.ticker = BasicTicker(desired_num_ticks=4)
     # On the log scale the line is log10 L on a linear axis, each tick labelled with L itself (a LogScale cannot
@@ -533,10 +594,7 @@ def build(s, mode="file", app_path="", app_url=""):
         args={"log": s["logloss"]},
         code="return String(log ? Number((10 ** tick).toPrecision(2)) : Number(tick.toPrecision(4)))")
 
-    # The calibration view: the reliability diagram over its histogram of counts (one confidence axis), and the
-    # mean NLL against T. Its axes' ends are the page's (static/calibration_view.mjs).
-    fig_rel = small("reliability_figure", classes=["fig-stacked"], tools="", height=330, sizing_mode="stretch_width",
-                    x_range=Range1d(0, 1), y_range=Range1d(0, 1.02), visible=s["calib"])
+    # The calibration view. Its axes' ends are the page's (static/calibration_view.mjs).
     diagonal = glyph(fig_rel, Line, source=ColumnDataSource({"x": [0, 1], "y": [0, 1]}), x="x", y="y",
                      line_dash="dashed", line_width=2)
     # A bin's bar is its accuracy, faded where it holds fewer than FEW_DIGITS digits (static/calibration_view.mjs);
@@ -565,16 +623,9 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_rel.add_layout(rel_legend)
     fig_rel.add_tools(HoverTool(renderers=[rel_bars], tooltips=[("n", "@count"), ("acc", "@accuracy{0.000}"),
                                                                 ("conf", "@confidence{0.000}")]))
-    fig_counts = small("counts_figure", classes=["fig-stacked", "fig-counts"],
-                       tools="", height=170, sizing_mode="stretch_width", x_range=fig_rel.x_range,
-                       y_axis_type="log", y_range=Range1d(0.5, 10), visible=s["calib"])
     # Counts on a log scale: one bin holds most digits, and a bin of 7 must still show (bars start at 0.5).
     count_bars = glyph(fig_counts, VBar, x="mid", width="width", top="count", bottom=0.5, source=sources["reliability"],
                        level="overlay")
-    lo, hi = BY_KEY["cT"].bounds
-    fig_nll = small("nll_figure", classes=["fig-stacked"], tools="", height=330,
-                    sizing_mode="stretch_width", x_axis_type="log", x_range=Range1d(lo, hi), y_range=Range1d(0, 2.5),
-                    visible=s["calib"])
     # Ticks at round temperatures: a log axis would label only 1 within the slider's 0.2 to 5.
     fig_nll.xaxis.ticker = FixedTicker(ticks=[0.2, 0.5, 1, 2, 5], minor_ticks=[0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 3, 4])
     fig_nll.xaxis.formatter = CustomJSTickFormatter(code="return String(tick)")
@@ -589,44 +640,29 @@ def build(s, mode="file", app_path="", app_url=""):
     fit_dots = glyph(fig_nll, Scatter, x="T", y="nll", source=sources["fit_path"], size=9, level="overlay")
     fig_nll.add_tools(HoverTool(renderers=[nll_test, nll_val], mode="vline",
                                 tooltips=[("T", "@T{0.000}"), ("test", "@test{0.000}"), ("val", "@val{0.000}")]))
-    calibration_figs = {"reliability": fig_rel, "counts": fig_counts, "nll": fig_nll}
 
     # The road to language models: the next word's rank against its p on log-log axes (a Zipf line at T = 1)
     # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
     # axes' ends are the page's (static/lm_view.mjs).
-    fig_vocab = small("vocab_figure", tools="", height=330,
-                      sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log",
-                      x_range=Range1d(0.8, 65_000), y_range=Range1d(1e-8, 1.5), visible=s["lm"], min_border_right=24)
     vocab_line = glyph(fig_vocab, Line, x="rank", y="p", source=sources["vocab_curve"],
                        line_width=2, level="overlay")
     vocab_kept = glyph(fig_vocab, Scatter, x="rank", y="p", source=sources["vocab_kept"], size=6, level="overlay")
     fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
                                                                                   ("p", "@p{0.000e}")]))
-    fig_att, att_text = heatmap("attention_figure", sources["attention"],
-                                ("a_ij", "@weight{0.0000}"), "ink", height=330, visible=s["lm"])
+    att_text = heatmap(fig_att, sources["attention"], ("a_ij", "@weight{0.0000}"), "ink")
     # ALiBi against distance: the last token's weight on the token d back over its weight on itself (bars), and the
     # factor e^(−m·d) its head's bias multiplies it by (line): on equal scores the bars stand on the line.
-    fig_decay = small("decay_figure", tools="", height=330,
-                      sizing_mode="stretch_width", x_range=Range1d(-0.5, 2.5), y_range=Range1d(0, 1.1),
-                      visible=s["lm"])
     decay_bars = glyph(fig_decay, VBar, x="d", top="ratio", width=VIEW["bar_width"], source=sources["alibi_decay"],
                        line_color=None)
     decay_line = glyph(fig_decay, Line, x="d", y="factor", source=sources["alibi_factor"],
                        line_width=2.5)
     fig_decay.add_tools(HoverTool(renderers=[decay_bars], tooltips=[("d", "@d"), ("w / w₀", "@ratio{0.0000}")]))
-    fig_router = small("router_figure", tools="",
-                       height=330, sizing_mode="stretch_width", x_range=Range1d(*X_RANGE), y_range=Range1d(0, 1.1),
-                       visible=s["lm"])
     # No outline: a dropped expert's bar of height 0 drew its background-coloured outline across the axis.
     router_bars = glyph(fig_router, VBar, x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
                         line_color=None, level="overlay")
     router_text = glyph(fig_router, Text, x="x", y="weight", text="label", source=sources["router"],
                         text_align="center", text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
                         level="overlay")
-    lo, hi = BY_KEY["T"].bounds
-    fig_distill = small("distill_figure", tools="", height=330,
-                        sizing_mode="stretch_width", x_axis_type="log", y_axis_type="log", x_range=Range1d(lo, hi),
-                        y_range=Range1d(1e-3, 10), visible=s["lm"], min_border_right=24)
     grad_line = glyph(fig_distill, Line, x="T", y="grad", source=sources["distill"],
                       line_width=2)
     grad_T2_line = glyph(fig_distill, Line, x="T", y="grad_T2", source=sources["distill"],
@@ -639,14 +675,9 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_distill.add_tools(HoverTool(renderers=[grad_T2_line], mode="vline",
                                     tooltips=[("T", "@T{0.000}"), ("‖∇‖", "@grad{0.000e}"),
                                               ("‖∇‖·T²", "@grad_T2{0.000}")]))
-    lm_figs = {"vocab": fig_vocab, "attention": fig_att, "decay": fig_decay, "router": fig_router,
-               "distill": fig_distill}
-    class_axis(fig_router.xaxis[0])
 
-    # The figure of a function: its title, key and axes are the mode's (static/draw.mjs draw_function). Its
-    # glyphs are clipped to the frame (an overlay is not), as a curve runs past the axes' ends.
-    fig_fn = small("function_figure", tools="", height=400, width=420, sizing_mode="stretch_width",
-                   visible=s["fn"] != "none", x_range=Range1d(0, 1), y_range=Range1d(0, 1))
+    # The figure of a function: its glyphs are clipped to the frame (an overlay is not), as a curve runs past the
+    # axes' ends.
     fn_curves = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_curves"],
                       line_width=2)
     fn_dashed = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_dashed"],
@@ -711,8 +742,6 @@ def build(s, mode="file", app_path="", app_url=""):
     lm_figures = row(fig_att, fig_decay, fig_router, fig_distill, spacing=16, **wrap)
     lm_below = row(readouts("lm_below"), **wrap)
     lm_bottom = column(*([lm_figures] if s["lm"] else []), lm_below, **stretch)
-    for f in (fig_vocab, fig_att, fig_decay, fig_router, fig_distill):
-        f.css_classes = [*f.css_classes, "fig-column"]
 
     # The figure of a function, or else the loss after each gradient step, sits beside the bars where three figures
     # fit in a row, else in a row of its own under p_y, the loss and T, which stay on the first screen
@@ -761,15 +790,16 @@ def build(s, mode="file", app_path="", app_url=""):
         name="explainer", css_classes=["explainer"], stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
         **stretch)
 
-    # The grid lines drawn (in the look's colour); no figure draws any other.
-    grids = [fig_z.ygrid[0], fig_p.ygrid[0], fig_loss.ygrid[0],
-             *(g for f in calibration_figs.values() for g in (f.xgrid[0], f.ygrid[0])),
-             fig_vocab.xgrid[0], fig_vocab.ygrid[0], fig_router.ygrid[0], fig_decay.ygrid[0],
-             fig_distill.xgrid[0], fig_distill.ygrid[0], fig_fn.xgrid[0], fig_fn.ygrid[0]]
-    for f in (fig_z, fig_p, fig_loss, fig_jac, *calibration_figs.values(), *lm_figs.values(), fig_fn):
-        for grid in f.grid:
-            if all(grid is not drawn for drawn in grids):
+    # The grid lines each figure's row draws (in the look's colour); no figure draws any other.
+    grids = []
+    for r in FIGURES:
+        for grid in figs[r.key].grid:
+            if ("x" if grid.dimension == 0 else "y") in r.grid:
+                grids.append(grid)
+            else:
                 grid.grid_line_color = None
+    main = {r.key: figs[r.key] for r in FIGURES if r.view == "lesson"}
+    lab = {r.key: figs[r.key] for r in FIGURES if r.view != "lesson"}
 
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
@@ -777,14 +807,9 @@ def build(s, mode="file", app_path="", app_url=""):
         "inputs": inputs, "live": live, "header": header, "tour": {"text": tour_text, "status": tour_status},
         "steps": steps.table(), "sections_title": sections_title, "root": layout,
         "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
-        "figs": {"logit": fig_z, "prob": fig_p}, "hints": {"logit": fig_z.above[0], "prob": fig_p.above[0]},
-        "lab_figs": {"loss": fig_loss, "jacobian": fig_jac, **calibration_figs, **lm_figs, "function": fig_fn},
-        "lab_hints": {"loss": fig_loss.above[0], "jacobian": fig_jac.above[0],
-                      **{key: f.above[0] for key, f in {**calibration_figs, **lm_figs, "function": fig_fn}.items()}},
-        "lab_axes": {"loss_x": fig_loss.xaxis[0], "loss_y": fig_loss.yaxis[0], "jacobian_x": fig_jac.xaxis[0],
-                     "jacobian_y": fig_jac.yaxis[0],
-                     **{f"{key}_{xy}": getattr(f, f"{xy}axis")[0]
-                        for key, f in {**calibration_figs, **lm_figs, "function": fig_fn}.items() for xy in "xy"}},
+        "figs": main, "hints": {key: f.above[0] for key, f in main.items()},
+        "lab_figs": lab, "lab_hints": {key: f.above[0] for key, f in lab.items()},
+        "lab_axes": {f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in lab.items() for xy in "xy"},
         "path": {"block": [tour_text, tour_status, bands[PATH_ROW]],
                  "above": {"figures": figures_row, "calibration": bands[9], "decoding": bands[10],
                            "attention": bands[11]}},
@@ -803,8 +828,7 @@ def build(s, mode="file", app_path="", app_url=""):
                         "key_over": key_over.glyph, "key_under": key_under.glyph,
                         "counts": count_bars.glyph, "test": nll_test.glyph, "val": nll_val.glyph, "span": now_span,
                         "now": nll_now.glyph, "fit_line": fit_line.glyph, "fit_dots": fit_dots.glyph},
-        "axes": {"logit_x": fig_z.xaxis[0], "logit_y": fig_z.yaxis[0], "prob_x": fig_p.xaxis[0],
-                 "prob_y": fig_p.yaxis[0]},
+        "axes": {f"{key}_{xy}": getattr(f, f"{xy}axis")[0] for key, f in main.items() for xy in "xy"},
         "grids": grids,
         "glyphs": {"arrows": arrows, "heads": arrows.end, "marks": marks.glyph, "arrow_labels": arrow_labels,
                    "points": points.glyph, "selected": points.selection_glyph,
@@ -822,10 +846,10 @@ def build(s, mode="file", app_path="", app_url=""):
     sources["logits"].js_on_change("data", callback)
     for event in ("pan", "panend", "tap"):
         fig_z.js_on_event(event, callback)
-    for f in (fig_z, fig_p):
+    for f in main.values():
         f.js_on_change("inner_width", callback)
         f.js_on_change("inner_height", callback)
-    for f in (fig_loss, fig_jac, *calibration_figs.values(), *lm_figs.values()):
+    for f in lab.values():
         f.js_on_change("inner_width", callback)
     for c in CONTROLS:
         if c.widget == "button":
