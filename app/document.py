@@ -3,10 +3,11 @@
 Built once from a lesson's state; the served app, the exported file and a notebook all show this same
 document. It holds no frame: its sources start empty (their columns named), its readouts, notice and logit
 inputs without text, and the page draws every frame itself, the first one at the logit figure's first layout
-(static/frame.mjs, readouts.mjs, digits.mjs). The number of classes is not fixed here: the page adds, removes
-and renames classes by itself (static/actions.mjs), so an exported file can too. Model names follow the
-team's testing contract (the named sources, controls, figures and readout classes that tests and tools rely
-on); `settings` is drawn by nothing and kept for them.
+(static/frame.mjs, readouts.mjs, digits.mjs). Nor a look: the figures are made from their rows (FIGURES) with
+no colour, size or text, which the page draws from LOOK and the strings. The number of classes is not fixed
+here: the page adds, removes and renames classes by itself (static/actions.mjs), so an exported file can too.
+Model names follow the team's testing contract (the named sources, controls, figures and readout classes that
+tests and tools rely on); `settings` is drawn by nothing and kept for them.
 """
 
 import json
