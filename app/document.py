@@ -98,7 +98,8 @@ LOOK = (
     ("axes", {"axis_label_text_color": "fg", "major_label_text_color": "fg", "axis_line_color": "muted",
               "major_tick_line_color": "muted", "minor_tick_line_color": "muted",
               "axis_label_text_font_size": "size.axis"}),
-    ("value_axes", {"major_label_text_font_size": "size.yticks"}),  # the class axes': static/draw.mjs draw_axes
+    # Every axis but the two figures' class axes, whose ticks static/draw.mjs draw_axes sizes by the classes.
+    ("small_ticks", {"major_label_text_font_size": "size.yticks"}),
     ("glyphs.arrows", {"line_color": "arrow", "line_width": "size.arrow"}),
     ("glyphs.heads", {"fill_color": "arrow", "line_color": "arrow"}),
     ("glyphs.marks", {"fill_color": "arrow", "line_color": "arrow"}),
@@ -204,7 +205,6 @@ READOUTS = (
 def column_of(name):
     """The keys of the readouts in column `name`, in the table's order."""
     return [r.key for r in READOUTS if r.column == name]
-
 
 
 # Drawing rules, the page's (static/frame.mjs reads them as `view`): the logit axis is ±half_window, grown on a
@@ -503,7 +503,7 @@ def build(s, mode="file", app_path="", app_url=""):
     # axis under a stray drag, and a finger on the bar chart scrolls the page. Its key sits on a line of its own
     # under its title, so that a phone clips neither (both in the look's size, which the page makes smaller where a
     # frame is too narrow: static/draw.mjs fit_hints).
-    figs = {}
+    figs, grids = {}, []
     for r in FIGURES:
         shared = isinstance(r.x_range, str)
         size = {k: v for k, v in (("width", r.width), ("max_width", r.max_width),
@@ -513,9 +513,14 @@ def build(s, mode="file", app_path="", app_url=""):
                    x_axis_type=r.x_axis, y_axis_type=r.y_axis, min_border_left=60, css_classes=["fig", *r.classes],
                    stylesheets=sheets, visible=shown_at_start(r, s), **size, **stretch)
         f.add_layout(Title(text_font_style="normal"), "above")
-        for axis in (f.xaxis[0] if "x" in r.class_axes else None, f.yaxis[0] if "y" in r.class_axes else None):
-            if axis is not None:
-                class_axis(axis)
+        for xy in r.class_axes:
+            class_axis(getattr(f, f"{xy}axis")[0])
+        # The grid lines its row draws, in the look's colour; none other.
+        for grid in f.grid:
+            if "xy"[grid.dimension] in r.grid:
+                grids.append(grid)
+            else:
+                grid.grid_line_color = None
         figs[r.key] = f
     fig_z, fig_p, fig_loss, fig_jac = figs["logit"], figs["prob"], figs["loss"], figs["jacobian"]
     fig_rel, fig_counts, fig_nll = figs["reliability"], figs["counts"], figs["nll"]
@@ -533,8 +538,7 @@ def build(s, mode="file", app_path="", app_url=""):
     fig_z.add_layout(arrows)
     # Where an arrow is cut, a slanted dash across it; where it is too short for a head, a dot.
     marks = glyph(fig_z, Scatter, x="x", y="mark_y", marker="mark", angle="mark_angle", source=sources["arrows"],
-                  size="mark_size", line_width=3,
-                  fill_alpha="mark_alpha", line_alpha="mark_alpha", level="overlay")
+                  size="mark_size", line_width=3, fill_alpha="mark_alpha", line_alpha="mark_alpha", level="overlay")
     arrow_labels = LabelSet(source=sources["arrows"], x="x", y="y1", text="label", x_offset=VIEW["label_offset"],
                             y_offset="label_dy", text_baseline="middle", level="overlay")
     fig_z.add_layout(arrow_labels)
@@ -581,8 +585,7 @@ def build(s, mode="file", app_path="", app_url=""):
     # The loss after each step; the pointer shows the step and its loss. Its axes are the page's (static/frame.mjs
     # loss_window): ends that move only when the line crosses them.
     # On the overlay level, as the main figures' data: a step repaints the line, not the axes under it.
-    loss_line = glyph(fig_loss, Line, x="step", y="y", source=sources["loss_history"],
-                      line_width=2, level="overlay")
+    loss_line = glyph(fig_loss, Line, x="step", y="y", source=sources["loss_history"], line_width=2, level="overlay")
     fig_loss.add_tools(HoverTool(renderers=[loss_line], mode="vline"))
     # The Jacobian: cell (j, i) is ∂p_i/∂z_j, row i at the top; the pointer shows its value.
     jacobian_text = heatmap(fig_jac, sources["jacobian"], ("∂p_i/∂z_j", "@value{0.0000}"), "#1d2733")
@@ -645,8 +648,7 @@ def build(s, mode="file", app_path="", app_url=""):
     # The road to language models: the next word's rank against its p on log-log axes (a Zipf line at T = 1)
     # over the three softmaxes a model is made of beyond its last: attention, a router, distillation. Their
     # axes' ends are the page's (static/lm_view.mjs).
-    vocab_line = glyph(fig_vocab, Line, x="rank", y="p", source=sources["vocab_curve"],
-                       line_width=2, level="overlay")
+    vocab_line = glyph(fig_vocab, Line, x="rank", y="p", source=sources["vocab_curve"], line_width=2, level="overlay")
     vocab_kept = glyph(fig_vocab, Scatter, x="rank", y="p", source=sources["vocab_kept"], size=6, level="overlay")
     fig_vocab.add_tools(HoverTool(renderers=[vocab_line], mode="vline", tooltips=[("rank", "@rank"),
                                                                                   ("p", "@p{0.000e}")]))
@@ -655,8 +657,7 @@ def build(s, mode="file", app_path="", app_url=""):
     # factor e^(−m·d) its head's bias multiplies it by (line): on equal scores the bars stand on the line.
     decay_bars = glyph(fig_decay, VBar, x="d", top="ratio", width=VIEW["bar_width"], source=sources["alibi_decay"],
                        line_color=None)
-    decay_line = glyph(fig_decay, Line, x="d", y="factor", source=sources["alibi_factor"],
-                       line_width=2.5)
+    decay_line = glyph(fig_decay, Line, x="d", y="factor", source=sources["alibi_factor"], line_width=2.5)
     fig_decay.add_tools(HoverTool(renderers=[decay_bars], tooltips=[("d", "@d"), ("w / w₀", "@ratio{0.0000}")]))
     # No outline: a dropped expert's bar of height 0 drew its background-coloured outline across the axis.
     router_bars = glyph(fig_router, VBar, x="x", width=VIEW["bar_width"], top="weight", source=sources["router"],
@@ -664,12 +665,9 @@ def build(s, mode="file", app_path="", app_url=""):
     router_text = glyph(fig_router, Text, x="x", y="weight", text="label", source=sources["router"],
                         text_align="center", text_baseline="bottom", y_offset=-VIEW["bar_label_offset"],
                         level="overlay")
-    grad_line = glyph(fig_distill, Line, x="T", y="grad", source=sources["distill"],
-                      line_width=2)
-    grad_T2_line = glyph(fig_distill, Line, x="T", y="grad_T2", source=sources["distill"],
-                         line_width=2.5)
-    distill_span = Span(location=1.0, dimension="height", line_width=1.5,
-                        level="overlay")
+    grad_line = glyph(fig_distill, Line, x="T", y="grad", source=sources["distill"], line_width=2)
+    grad_T2_line = glyph(fig_distill, Line, x="T", y="grad_T2", source=sources["distill"], line_width=2.5)
+    distill_span = Span(location=1.0, dimension="height", line_width=1.5, level="overlay")
     fig_distill.add_layout(distill_span)
     distill_now = glyph(fig_distill, Scatter, x="T", y="grad_T2", source=sources["distill_now"], size=11, line_width=2,
                         level="overlay")
@@ -679,8 +677,7 @@ def build(s, mode="file", app_path="", app_url=""):
 
     # The figure of a function: its glyphs are clipped to the frame (an overlay is not), as a curve runs past the
     # axes' ends.
-    fn_curves = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_curves"],
-                      line_width=2)
+    fn_curves = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_curves"], line_width=2)
     fn_dashed = glyph(fig_fn, MultiLine, xs="xs", ys="ys", source=sources["fn_dashed"],
                       line_width=2, line_dash="dashed")
     fn_points = glyph(fig_fn, Scatter, x="x", y="y", source=sources["fn_points"], size=11, line_width=2)
@@ -702,8 +699,7 @@ def build(s, mode="file", app_path="", app_url=""):
                  disable_math=True, **stretch)
     live = Div(text=LIVE_REGION, name="live_region", css_classes=["a11y"], stylesheets=sheets,
                disable_math=True, height=1, **stretch)
-    header = Div(text="", name="header",
-                 css_classes=["header"], stylesheets=sheets, disable_math=True, **stretch)
+    header = Div(text="", name="header", css_classes=["header"], stylesheets=sheets, disable_math=True, **stretch)
 
     # The guided path (app/steps.py): the step's paragraph with its live numbers, then its task, which says when
     # it is done; both drawn by the page (static/tour.mjs), above the figures while the path is shown.
@@ -791,14 +787,6 @@ def build(s, mode="file", app_path="", app_url=""):
         name="explainer", css_classes=["explainer"], stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
         **stretch)
 
-    # The grid lines each figure's row draws (in the look's colour); no figure draws any other.
-    grids = []
-    for r in FIGURES:
-        for grid in figs[r.key].grid:
-            if ("x" if grid.dimension == 0 else "y") in r.grid:
-                grids.append(grid)
-            else:
-                grid.grid_line_color = None
     main = {r.key: figs[r.key] for r in FIGURES if r.view == "lesson"}
     lab = {r.key: figs[r.key] for r in FIGURES if r.view != "lesson"}
 

@@ -156,10 +156,8 @@ export function draw_controls(page, s, t) {
   }
   if (page.applied.lang !== s.lang) {
     draw_texts(page, t);
-    if (a.mode !== "notebook") {
-      document.documentElement.lang = s.lang;
-      document.title = t.title;
-    }
+    // The document's language is draw.mjs `draw`'s, at every whole frame.
+    if (a.mode !== "notebook") document.title = t.title;
     page.applied.lang = s.lang;
   }
   draw_play(page, t);

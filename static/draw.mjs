@@ -435,7 +435,7 @@ const LOOK_GROUPS = {
   hints: (a) => [...Object.values(a.hints), ...Object.values(a.lab_hints)],
   grids: (a) => a.grids,
   axes: (a) => [...Object.values(a.axes), ...Object.values(a.lab_axes)],
-  value_axes: (a) => [a.axes.logit_y, a.axes.prob_y, ...Object.values(a.lab_axes)],
+  small_ticks: (a) => [a.axes.logit_y, a.axes.prob_y, ...Object.values(a.lab_axes)],
 };
 
 /** The models of a row of the look: a group, or one model by its path in the page's arguments. */
