@@ -3,7 +3,6 @@
 // place; the page does these here and nowhere else, so a Bokeh upgrade breaks in this file.
 // tests/browser/test_bokeh_adapter.py tests each assumption below by the name of its function.
 
-const VIEWS = new WeakMap(); // model → its view, while that view is in the page: find_one walks every view
 
 // What the adapter keeps, on the window rather than in the module: BokehJS compiles this module anew for a
 // trigger that fires before its first compile is done (static/lesson.mjs), and a change to Bokeh's methods made
@@ -12,6 +11,7 @@ const VIEWS = new WeakMap(); // model → its view, while that view is in the pa
 // explainer's `roots` and leaves any other view to Bokeh's own method.
 const KEPT = (globalThis.__softmax_explainer_bokeh ??= {
   roots: new WeakSet(), // the root models of the explainer's documents
+  views: new WeakMap(), // model → its view, while that view is in the page: find_one walks every view
   mine: new WeakSet(), // views found to be under one of them: a view's parents never change
   panels: new WeakMap(), // plot view → the models its side panels show and the generation they were measured at
   steady: new WeakSet(), // plot views whose paints are in a gesture
@@ -42,10 +42,10 @@ export function own(page, fig) {
 
 /** The view of `model` in this page (`context.index`: ViewManager.find_one). */
 function view_of(page, model) {
-  const known = VIEWS.get(model);
+  const known = KEPT.views.get(model);
   if (known?.el?.isConnected) return known;
   const view = page.index?.find_one(model) ?? null;
-  if (view) VIEWS.set(model, view);
+  if (view) KEPT.views.set(model, view);
   return view;
 }
 
@@ -138,6 +138,13 @@ export function clear_selection(source) {
 /** A figure as a canvas of its pixels (PlotView.export). */
 export function figure_canvas(page, fig) {
   return view_of(page, fig).export("png", true).canvas;
+}
+
+/** A figure's frame as last laid out, "WxH", or "" before its first layout (a closed view's figure has no view
+ * yet, and reading a size Bokeh never set throws). */
+export function frame_size(fig) {
+  const { inner_width, inner_height } = fig.properties;
+  return inner_width.is_unset || inner_height.is_unset ? "" : `${fig.inner_width}x${fig.inner_height}`;
 }
 
 /** Take a figure out of the Tab order: Bokeh makes its canvas's event layer focusable for its tools' keys

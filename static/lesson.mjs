@@ -34,9 +34,10 @@ export function page_of(a, context) {
       // step moved the path, what the live region last said of it, and each step's guess.
       path: { seen: new Set(stored_tour().seen), undo: null, moved: false, said: null, guesses: new Map() },
       // What the drawing keeps: the values last applied (draw.mjs), the memo (record.mjs), the elements out of
-      // sight, the shadow roots listened to, and the page's own progress in starting up.
+      // sight, the shadow roots listened to, the figures' sizes last fitted to and whether a fit waits for the
+      // next frame, and the page's own progress in starting up.
       applied: {}, history: null, loss_shown: false, unseen: new WeakSet(), shadows: new WeakSet(),
-      listening: false, drawn: false, connection: null, hangul_loaded: false,
+      sizes: null, fit_due: false, listening: false, drawn: false, connection: null, hangul_loaded: false,
     };
     PAGES.set(a.lesson, page);
   }

@@ -2,7 +2,7 @@
 // (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
 
 import {
-  clear_selection, element_of, event_origin, figure_canvas, hold_then_drag, own, painted_titles,
+  clear_selection, element_of, event_origin, figure_canvas, frame_size, hold_then_drag, own, painted_titles,
   quiet_slides, quiet_styles, shadow_of, untabbable
 } from "./bokeh_adapter.mjs";
 import { on_control } from "./controls.mjs";
@@ -14,8 +14,8 @@ import { link_of, link_pairs, parse_link } from "./link.mjs";
 import { caption_text } from "./readouts.mjs";
 import { FOLD_QUERIES, on_guess, stored_tour, tour_opened } from "./tour.mjs";
 
-/** Once per page, at the logit figure's first layout; at later layouts of either figure (a new width, lecture
- * mode's height) the frame is fitted to them again. */
+/** Once per page, at the logit figure's first layout; at later layouts of a figure (a new width, lecture mode's
+ * height, a lab figure shown) the frame is fitted to them again, once per frame: see `resized`. */
 function ready(page) {
   const { a } = page;
   if (!page.listening) {
@@ -23,7 +23,9 @@ function ready(page) {
     listen(page);
   }
   watch_sight(page);
-  for (const fig of every_figure(a)) untabbable(page, fig);
+  const sizes = every_figure(a).map(frame_size);
+  // A figure not laid out (a closed view's) has no view to find yet: its first layout comes here again.
+  every_figure(a).forEach((fig, k) => sizes[k] && untabbable(page, fig));
   own(page, a.figs.logit);
   hold_then_drag(page, a.figs.logit);
   quiet_styles(page, a.figs.logit);
@@ -42,14 +44,29 @@ function ready(page) {
   }
   if (!page.drawn) {
     page.drawn = true;
+    page.sizes = sizes.join();
     page.record.opened ??= { ...page.record.valid, notice: "" }; // unless a link was read first
     if (same_json(page.record.valid, a.lesson.state)) draw(page, page.record.valid);
     else a.lesson.state = page.record.valid; // its trigger draws it, as the page's own
-  } else if (!page.gesture) {
+  } else if (!page.gesture && sizes.join() !== page.sizes) {
+    page.sizes = sizes.join();
     draw(page, now(page)); // a new size: the labels and arrows fitted to it (draw.mjs fit_to_figures)
   }
   const inputs = element_of(page, a.inputs);
   if (inputs) inputs.dataset.ready = "1"; // for tests and tools: the page answers keys and links from here on
+}
+
+// A layout comes as a burst of size changes (each figure's width and height, one pass after another while the
+// readouts and keys drawn at the last size settle): the page fits itself to them once per frame, and draws only
+// when a size is new (at start-up, 11 draws of the same page became 3).
+function resized(page) {
+  if (!page.drawn) return ready(page);
+  if (page.fit_due) return;
+  page.fit_due = true;
+  requestAnimationFrame(() => {
+    page.fit_due = false;
+    ready(page);
+  });
 }
 
 // Which readouts are out of sight (scrolled away, or below a phone's fold): a live frame skips them.
@@ -236,9 +253,9 @@ function dispatch(page, obj, data) {
   if (obj === a.wire) return on_wire(page);
   if (data?.event_name === "connection_lost") return lost(page);
   if (obj === a.sources.logits) return on_logits(page);
-  if (obj === a.figs.logit || obj === a.figs.prob) return ready(page);
+  if (obj === a.figs.logit || obj === a.figs.prob) return resized(page);
   // The lab's figures laid out anew (shown, or a new width): their keys fitted to them, once the page is drawn.
-  if (Object.values(a.lab_figs).includes(obj)) return page.drawn ? ready(page) : undefined;
+  if (Object.values(a.lab_figs).includes(obj)) return page.drawn ? resized(page) : undefined;
   if (obj.event_name === "pan") return on_pan(page, obj);
   if (obj.event_name === "panend") return end_gesture(page);
   if (obj.event_name === "tap") return clear_selection(a.sources.logits);
