@@ -45,12 +45,34 @@ def browser():
         b.close()
 
 
-class Page:
-    """A browser page plus what it did: requests it was refused, errors it logged, dialogs it opened."""
+# One browser context per browser for the tests' pages, each a tab in it, and in it one idle tab kept on each
+# exported file a test opened: a new tab of a file then starts in that tab's renderer, its scripts already
+# compiled, at about 60 % of the CPU of a page in a context of its own (tests/benchmarks/bench_tabs.py). A tab
+# leaves the context as a fresh profile would be: its storage cleared as it closes.
+TABS = {}
+KEPT_FILES = {}
+REFUSE_STORAGE = ("Object.defineProperty(window, 'localStorage', "
+                  "{get() { throw new DOMException('refused', 'SecurityError'); }});")
+CLEAR_STORAGE = "() => { try { localStorage.clear(); sessionStorage.clear(); } catch { /* refused: none kept */ } }"
 
-    def __init__(self, browser, block_network=False, viewport=(1280, 960), **context):
-        self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **context)
+
+class Page:
+    """A browser page plus what it did: requests it was refused, errors it logged, dialogs it opened.
+
+    A tab of the browser's shared context, unless it needs a context of its own: one with options of its own
+    (`context`: a touch screen, a service worker blocked), a page kept open beside others that write the same
+    storage (a module's page), or one standing for another browser (`own_context`)."""
+
+    def __init__(self, browser, block_network=False, viewport=(1280, 960), own_context=False, **context):
+        size = {"width": viewport[0], "height": viewport[1]}
+        self.own = own_context or bool(context)
+        if self.own:
+            self.context = browser.new_context(viewport=size, **context)
+        else:
+            self.context = TABS.get(browser) or TABS.setdefault(browser, browser.new_context(viewport=size))
         self.pg = self.context.new_page()
+        if not self.own:
+            self.pg.set_viewport_size(size)
         self.blocked, self.errors, self.requests, self.dialogs = [], [], [], []
         self.pg.on("pageerror", lambda e: self.errors.append(str(e)))
         self.pg.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -58,6 +80,22 @@ class Page:
         self.pg.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         if block_network:
             chromium.local_only(self.pg, refused=self.blocked)
+
+    def close(self):
+        if self.own:
+            self.context.close()
+            return
+        for frame in self.pg.frames:
+            try:
+                frame.evaluate(CLEAR_STORAGE)
+            except Exception:  # noqa: BLE001 - a frame gone or never loaded holds no storage of the test's
+                pass
+        file = self.pg.url.split("#")[0]
+        if file.startswith("file:") and (self.context, file) not in KEPT_FILES:
+            idle = KEPT_FILES[self.context, file] = self.context.new_page()
+            idle.add_init_script(REFUSE_STORAGE)  # the idle tab writes nothing the tests' tabs would read
+            idle.goto(file, wait_until="load")
+        self.pg.close()
 
 
 @pytest.fixture
@@ -71,7 +109,7 @@ def new_page(browser):
 
     yield make
     for p in pages:
-        p.context.close()
+        p.close()
 
 
 def wait_serving(url, alive=lambda: True, log=lambda: "", timeout=60):
@@ -216,9 +254,9 @@ def page(request, new_page, capfd):
 def kept_page(request, browser):
     """One page of the explainer, served and exported, that a module's tests share (`lesson_page` writes the spec
     lesson on it for each): a page costs about two seconds to open, a lesson written on it a tenth of that."""
-    p = opened(Page(browser, block_network=request.param == "exported"), request, request.param)
+    p = opened(Page(browser, block_network=request.param == "exported", own_context=True), request, request.param)
     yield p
-    p.context.close()
+    p.close()
 
 
 @pytest.fixture

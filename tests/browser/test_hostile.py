@@ -136,13 +136,13 @@ def forged_page(browser, served):
     """One served page for every forged model in turn (each is refused, and the page keeps the lesson it had):
     a page load costs ten times the test."""
     url, sessions, records = served
-    p = Page(browser)
+    p = Page(browser, own_context=True)
     p.pg.goto(url)
     lp.wait_ready(p.pg)
     p.explainer, p.records = sessions[-1], records
     p.lesson = p.explainer.lesson
     yield p
-    p.context.close()
+    p.close()
 
 
 @pytest.mark.parametrize(("name", "attr", "value"), FORGED_MODELS)

@@ -123,9 +123,9 @@ def one_page(browser, served):
     """One served page for every control's test: each starts from what the last one left."""
     from tests.browser.conftest import Page
 
-    p = open_served(Page(browser), served)
+    p = open_served(Page(browser, own_context=True), served)
     yield p
-    p.context.close()
+    p.close()
     assert p.errors == [], p.errors
 
 
@@ -221,9 +221,9 @@ def wait_agreed(p, timeout=15.0):
 @pytest.fixture(scope="module")
 def one_session(browser, served):
     """One served page for every parameter in turn: a page load costs ten times the test."""
-    p = open_served(Page(browser), served)
+    p = open_served(Page(browser, own_context=True), served)
     yield p
-    p.context.close()
+    p.close()
 
 
 @pytest.fixture

@@ -416,8 +416,8 @@ def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_st
 
 def test_a_browser_that_refuses_storage_still_walks_the_path(new_page, exported):
     p = new_page(block_network=True)
-    p.context.add_init_script("Object.defineProperty(window, 'localStorage', {get() { throw new DOMException("
-                              "'denied', 'SecurityError'); }});")
+    p.pg.add_init_script("Object.defineProperty(window, 'localStorage', {get() { throw new DOMException("
+                         "'denied', 'SecurityError'); }});")
     p.pg.goto(exported.as_uri())
     lp.wait_ready(p.pg)
     lp.click(p.pg, "tour_next")
