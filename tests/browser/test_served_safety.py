@@ -93,7 +93,7 @@ def test_a_link_cannot_choose_where_the_scripts_come_from(instructor, new_page):
 def test_two_browsers_on_one_link_never_share_a_session(instructor, new_page, key):
     pages = []
     for _ in range(2):
-        p = new_page()
+        p = new_page(own_context=True)
         p.pg.goto(f"{instructor}?{key}&z=1,2,3")
         lp.wait_ready(p.pg)
         assert "bokeh-" not in p.pg.evaluate("() => location.search")
@@ -255,8 +255,11 @@ def test_forged_text_on_the_wire_is_refused_in_one_short_log_line(served_page):
             lp.wait_until(lambda b=before, w=says: any(w in m for m in refusals(b)), timeout=20)
         except TimeoutError:  # say what the server logged instead (Bokeh's and Tornado's records included)
             seen = [f"{r.name}: {r.getMessage()[:300]}" for r in p.records.records[before:]]
+            # Where the text stopped: each document's wire in the page (the page's and the session's) and Python's.
+            wires = p.pg.evaluate("() => Bokeh.documents.map((d) => d.get_model_by_name('wire')?.text.length)")
             pytest.fail(f"{name}: no refusal saying {says!r} in 20 s; the log since: {seen}; "
-                        f"the page's errors: {p.errors}")
+                        f"the page's errors: {p.errors}; the page's wires' lengths {wires}, Python's "
+                        f"{len(p.explainer._wire.text)}")
         lp.wait_state(p.pg, "(s) => s.notice === 'refused'")
         grown = sum(len(r.getMessage()) for r in p.records.records[before:])
         assert grown < 1000, (name, grown)
