@@ -182,7 +182,11 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
             hi = beta
         else:
             lo = beta
-        newton = beta - slope / curvature if curvature > 0 else math.nan
+        # Ties make a curvature of rounding alone: q = 1/3 on three equal gaps gives E_q one ulp off and Var_q its
+        # square (5e-33 at logits of 1e45 and T = 1). A Newton step on it is noise: it moved T from 1 by 7e-14
+        # there and, being tiny beside β, passed for converged. A curvature within the square of the slope's
+        # rounding error is taken as none (no gap q weighs is that close to E_q: Var_q would be far larger).
+        newton = beta - slope / curvature if curvature > noise * noise else math.nan
         if abs(newton - beta) <= tol * beta or abs(slope) <= noise:  # converged; β is an end of the bracket
             step, done = (newton if lo < newton < hi else beta), True
         elif lo < newton < hi and abs(newton - beta) <= 0.5 * last:

@@ -113,7 +113,8 @@ export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
     const noise = 4 * K * Number.EPSILON * weighed;
     if (slope > 0) hi = beta;
     else lo = beta;
-    const newton = curvature > 0 ? beta - slope / curvature : NaN;
+    // A curvature within the square of the slope's rounding is rounding alone (ties: core's fit_temperature).
+    const newton = curvature > noise * noise ? beta - slope / curvature : NaN;
     let step, done;
     if (Math.abs(newton - beta) <= tol * beta || Math.abs(slope) <= noise) {
       step = lo < newton && newton < hi ? newton : beta;

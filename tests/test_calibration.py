@@ -200,6 +200,29 @@ def test_every_set_with_a_finite_T_is_fitted(case):
     assert len(fit.path) <= 30
 
 
+# Hypothesis's case (test_every_set_with_a_finite_T_is_fitted): integer logits with ties, whose fit at 2^148 times
+# them stopped at T = 1 + 7e-14 on a Newton step made from the rounding of a mean (tests/js/make_calibration.py
+# gives it to the twin).
+TIES = np.array([[-4, -2, 0, -3, 0, 4], [4, -3, 4, -4, 1, 2], [3, -1, 2, -3, 0, 0], [3, 2, 1, -4, 3, 4],
+                 [-4, 2, -2, 0, -2, -4], [-2, 2, 1, -1, 2, 2], [0, 1, 1, 3, -1, -3], [1, -4, 2, -3, 1, 4],
+                 [-3, 4, 4, -3, 4, 3]], float)
+TIES_LABELS = [5, 3, 1, 5, 1, 5, 1, 5, 3]
+
+
+@pytest.mark.parametrize("e", [-200, 0, 100, 148, 150, 200])
+def test_a_curvature_of_rounding_alone_is_no_newton_step(e):
+    # Found by Hypothesis (test_every_set_with_a_finite_T_is_fitted): three tied largest logits make q = 1/3 each,
+    # E_q one ulp off and Var_q its square; at 2^148 times these integers the fit took a Newton step on that
+    # curvature, 7e-14 of β, called it converged and returned T = 1.0000000000000746. The fit is scale-equivariant
+    # (T in the logits' units), so T/2^e is the unscaled set's minimiser at every e, which SciPy checks.
+    z, y = TIES * 2.0**e, np.array(TIES_LABELS)
+    fit = cal.fit_temperature(z, y)
+    assert_minimiser(z, y, fit)
+    bounded = minimize_scalar(lambda t: cal.mean_nll(TIES, y, t), bounds=(1, 20), method="bounded",
+                              options={"xatol": 1e-12})
+    assert fit.T / 2.0**e == pytest.approx(bounded.x, rel=1e-6) and len(fit.path) <= 30
+
+
 def test_fit_did_not_converge_once_newtons_step_rounded_to_beta():
     # Issue 36: on these Newton converged, its next step rounded to β itself, failed the test lo < step < hi,
     # and bisection towards the far end of the bracket ran out of iterations ("did not converge in 50").

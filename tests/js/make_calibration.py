@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 
 from app import calibration as shipped  # noqa: E402
 from core import calibration as cal  # noqa: E402
+from tests.test_calibration import TIES, TIES_LABELS  # noqa: E402
 
 TEMPERATURES = (0.05, 0.3, 1.0, 2.357694835801585, 7.0, 20.0)
 EDGES = [[0.0, 0.05, 0.1, 0.2, 0.3, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3, 0.45], [1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0]]
@@ -49,6 +50,8 @@ def fit_sets():
               [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1])]
     example = np.array([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]])
     sets += [((example * 2.0**e).tolist(), [0, 1, 1, 0]) for e in (-600, -300, 300, 600)]
+    # ties of three make a curvature of rounding alone at T = 1 once the logits are 2^148 times these
+    sets += [((TIES * 2.0**e).tolist(), TIES_LABELS) for e in (0, 148)]
     rng = np.random.default_rng(36)
     while len(sets) < 40:
         n, K = int(rng.integers(2, 30)), int(rng.integers(2, 7))
