@@ -226,6 +226,9 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         # Where labels sit, in px (static/frame.mjs `fit` keeps them clear of everything else by `clearance`):
         # a cut arrow's value right of it, a bar's value above it, a point's value left of it and a little down.
         "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,
+        # The probability axis's end as built: room above p = 1 for a bar's value, which the page raises where the
+        # labels' size needs more (lecture mode's on a short figure; static/draw.mjs fit_to_figures).
+        "prob_end": 1.12,
         # How far a class axis's names may reach from it, as a share of the figure's height (names below) or
         # width (names on its left); a longer name is shortened with "…" (static/frame.mjs class_labels).
         "name_depth": 0.25,
@@ -310,7 +313,7 @@ class Figure:
 FIGURES = (
     Figure("logit", "lesson", 400, X_RANGE, LOGIT_RANGE, class_axes="x", classes=("fig-main",), width=500,
            min_border_right=20),
-    Figure("prob", "lesson", 400, X_RANGE, (0, 1.12), class_axes="x", classes=("fig-main",), width=500,
+    Figure("prob", "lesson", 400, X_RANGE, (0, VIEW["prob_end"]), class_axes="x", classes=("fig-main",), width=500,
            min_border_right=20),
     # The loss after each step: shown from the first step on (static/draw.mjs draw_lab_figures).
     Figure("loss", "lab", 240, (0, 10), (0, 1), shown_with="page", max_width=520),
@@ -566,6 +569,7 @@ def build(s, mode="file", app_path="", app_url=""):
     bar_labels = LabelSet(source=sources["probs"], x="x", y="label_y", text="label", text_align="center",
                           y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha", level="overlay")
     fig_p.add_layout(bar_labels)
+    fig_p.yaxis.ticker = FixedTicker(ticks=[0, 0.2, 0.4, 0.6, 0.8, 1])  # a probability's: none past 1, whatever the end
     # A class's whole name and p under the pointer anywhere in its column: the axis may show its name shortened.
     fig_p.add_tools(HoverTool(renderers=[bars], mode="vline"))
     # The draws: each class's frequency, with its ±2σ whisker, over its bar.

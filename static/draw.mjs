@@ -192,6 +192,13 @@ function fit_to_figures(page, f, s, live) {
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
   const span = ([lo, hi]) => hi - lo;
   const window = live ? [logit.y_range.start, logit.y_range.end] : f.window;
+  // The highest a bar's value goes: above its bar at p = 1, or above a target mark at 1 (frame.mjs fit). The
+  // probability axis ends where that value's top is inside the frame: end ≥ H/(H − room above 1), in px.
+  const above = Math.max(a.view.bar_label_offset, size.target / 2 + 1) + parseFloat(size.labels) + a.view.clearance;
+  if (!live) {
+    const H = prob.inner_height;
+    set_if_changed(prob.y_range, { end: Math.max(a.view.prob_end, H > 2 * above ? H / (H - above) : 2) });
+  }
   const font = `${size.labels} ${scalar(a.glyphs.bar_labels.text_font)}`;
   const room = {
     logit: { x: logit.inner_width / span(f.x_range), y: logit.inner_height / span(window) },

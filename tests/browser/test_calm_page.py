@@ -76,6 +76,7 @@ BOXES = f"""() => {{
   }});
   const targets = renderer(pf, 'target'), t = value(targets.glyph.line_width) / 2;
   td.y.forEach((y, k) => out.push(['target', k, [px(td.x0[k]), py(y) - t, px(td.x1[k]), py(y) + t]]));
+  out.push(['prob_frame', -1, [0, 0, pf.inner_width, pf.inner_height]]);
   return out;
 }}"""
 
@@ -96,6 +97,12 @@ def overlaps(boxes):
             if pair and not (kind_a == kind_b and k_a == k_b) and meet(a, b):
                 found.append((kind_a, k_a, kind_b, k_b))
     return found
+
+
+def cut_by_the_frame(boxes):
+    """The bars' values whose top is above the probability figure's frame (the canvas cuts them there)."""
+    top = next(box[3] for kind, _, box in boxes if kind == "prob_frame")
+    return [(k, round(box[3] - top, 1)) for kind, k, box in boxes if kind == "bar_label" and box[3] > top + 0.5]
 
 
 def lessons(K):
@@ -120,10 +127,30 @@ def test_nothing_in_the_figures_covers_anything_else(new_page, exported):
                 lp.settled(p.pg)
                 boxes = p.pg.evaluate(BOXES)
                 assert overlaps(boxes) == [], (width, link, overlaps(boxes))
+                assert cut_by_the_frame(boxes) == [], (width, link)
                 seen += 1
                 left_out += lp.data(p.pg, "probs")["label_alpha"].count(0)
     assert seen == len(WIDTHS) * len(CLASSES) * 4 and p.errors == []
     assert left_out > 0, "at ten classes on a phone some bar values do not fit and are left out"
+
+
+def test_in_lecture_mode_a_value_near_1_stays_inside_the_probability_figure(new_page, exported):
+    """Lecture mode's 20 px values above a bar at p ≈ 1, or above the true class's mark at 1, ran past the top of
+    the figure and were cut (0.821 and 0.979 at 1024 px): the axis ends where they fit, with no tick past 1."""
+    p = new_page(block_network=True, viewport=(1024, 768))
+    p.pg.goto(exported.as_uri() + "#lecture=1")
+    lp.wait_ready(p.pg)
+    for width, height in [(1024, 768), (375, 667), (1440, 900)]:
+        p.pg.set_viewport_size({"width": width, "height": height})
+        for link in ["lecture=1&z=3,1,0.5", "lecture=1&z=2,6,0.1", "lecture=1&z=2,6,0.1&y=1", "lecture=1&z=9,0,0"]:
+            p.pg.evaluate("(link) => { location.hash = link; }", link)
+            lp.wait_state(p.pg, f"(s) => s.z.join() === '{link.split('z=')[1].split('&')[0]}' && s.lecture")
+            lp.settled(p.pg)
+            boxes = p.pg.evaluate(BOXES)
+            assert cut_by_the_frame(boxes) == [] and overlaps(boxes) == [], (width, link, cut_by_the_frame(boxes))
+    ticks = p.pg.evaluate(f"() => ({lp.FIND})('prob_figure').left[0].ticker.ticks")
+    assert max(ticks) == 1, ticks
+    assert p.errors == []
 
 
 @pytest.mark.parametrize(("where", "lang"), [("exported", "en"), ("exported", "ko"), ("served", "ko")])
