@@ -253,26 +253,32 @@ TITLE_FIT = f"""() => {{ const find = {lp.FIND};
       .map(([kind, t]) => [f.name, kind, t.text, width(t), f.inner_width])); }}"""
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
-def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_page, exported, lang):
+def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_page, exported):
     """A canvas never wraps a title: lecture mode's 20 px ran "The next word: p = softmax(ln f / T)" and "Causal
-    attention, the classes as tokens" past their frames at 1024 px. Every view open, both languages, one page
-    taken through three widths (each layout fits them anew). On a phone two keys are longer than their frame even
-    at the smallest size the page writes them (10 px): the reliability diagram's and the next word's, which need a
-    second line; so keys are held to it from 1024 px."""
+    attention, the classes as tokens" past their frames at 1024 px. Every view open, one page taken through three
+    widths (each layout fits them anew) in English, then in Korean chosen with the language menu. On a phone two
+    keys are longer than their frame even at the smallest size the page writes them (10 px): the reliability
+    diagram's and the next word's, which need a second line; so keys are held to it from 1024 px."""
     p = new_page(block_network=True, viewport=(1024, 900))
-    p.pg.goto(f"{exported.as_uri()}#lecture=1&lang={lang}&tour=0&learn=1&jacobian=1&calib=1&lm=1&fn=sweep")
+    p.pg.goto(f"{exported.as_uri()}#lecture=1&tour=0&learn=1&jacobian=1&calib=1&lm=1&fn=sweep")
     lp.wait_ready(p.pg)
     inner = "() => (" + lp.FIND + ")('vocab_figure').inner_width"
-    for width in (1024, 1440, 375):  # the first layout, then one wider and one narrower
-        before = p.pg.evaluate(inner)
-        p.pg.set_viewport_size({"width": width, "height": 900})
-        if width != 1024:
-            lp.wait_until(lambda b=before: p.pg.evaluate(inner) != b, timeout=15)
-        lp.settled(p.pg)
-        shown = p.pg.evaluate(TITLE_FIT)
-        assert {name for name, *_ in shown} == set(FIGURES), (width, shown)
-        assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], (width, shown)
+    now = 1024
+    for lang in ["en", "ko"]:
+        if lang == "ko":
+            lp.set_value(p.pg, "lang", "ko")
+            lp.wait_state(p.pg, "(s) => s.lang === 'ko'")
+        for width in (1024, 1440, 375) if lang == "en" else (375, 1440, 1024):  # each a new layout, or a language
+            before = p.pg.evaluate(inner)
+            p.pg.set_viewport_size({"width": width, "height": 900})
+            if width != now:
+                lp.wait_until(lambda b=before: p.pg.evaluate(inner) != b, timeout=15)
+            now = width
+            lp.settled(p.pg)
+            shown = p.pg.evaluate(TITLE_FIT)
+            assert {name for name, *_ in shown} == set(FIGURES), (lang, width, shown)
+            assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], (lang, width,
+                                                                                                           shown)
 
 
 # Each slider's height at its track's ends, its middle, and a value of the most digits it can show (T: 0.0123).
@@ -288,17 +294,23 @@ SLIDER_HEIGHTS = f"""async () => {{ const find = {lp.FIND};
   return out; }}"""
 
 
-@pytest.mark.parametrize(("width", "lang", "lecture"), [(1440, "en", 0), (1024, "ko", 1)])
-def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported, width, lang, lecture):
+def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported):
     """Each slider keeps its height at every value, as the title keeps the room of its longest value (T: "T =
     0.0123"): a title that took a line more at 3 digits moved the page below during a drag of T and laid the
-    whole page out again (12 ms of a frame)."""
-    p = new_page(block_network=True, viewport=(width, 900))
-    p.pg.goto(f"{exported.as_uri()}#learn=1&calib=1&lm=1&tour=0&lang={lang}&lecture={lecture}")
+    whole page out again (12 ms of a frame). At 1440 px in English, then on the same page at 1024 px in Korean
+    and lecture mode, each chosen with its control."""
+    p = new_page(block_network=True, viewport=(1440, 900))
+    p.pg.goto(f"{exported.as_uri()}#learn=1&calib=1&lm=1&tour=0")
     lp.wait_ready(p.pg)
-    heights = p.pg.evaluate(SLIDER_HEIGHTS)
-    assert len(heights) == 6 and all(h[0] > 0 for h in heights.values()), heights
-    assert {name: sorted(set(h)) for name, h in heights.items() if len(set(h)) > 1} == {}, heights
+    for width, lang, lecture in [(1440, "en", False), (1024, "ko", True)]:
+        if lang == "ko":
+            p.pg.set_viewport_size({"width": width, "height": 900})
+            lp.set_value(p.pg, "lang", lang)
+            lp.set_value(p.pg, "lecture", lecture, "active")
+            lp.wait_state(p.pg, "(s) => s.lang === 'ko' && s.lecture")
+        heights = p.pg.evaluate(SLIDER_HEIGHTS)
+        assert len(heights) == 6 and all(h[0] > 0 for h in heights.values()), (width, heights)
+        assert {name: sorted(set(h)) for name, h in heights.items() if len(set(h)) > 1} == {}, (width, heights)
 
 
 def test_a_drag_of_t_repaints_what_t_changes_and_leaves_the_logits_figure_alone(new_page, exported):
