@@ -227,7 +227,7 @@ VIEW = {"half_window": 6.0, "headroom": 3.0, "pad": 0.6,
         # a cut arrow's value right of it, a bar's value above it, a point's value left of it and a little down.
         "label_offset": 8, "bar_label_offset": 6, "point_label_dx": 18, "point_label_dy": -8, "clearance": 3,
         # The probability axis's end as built: room above p = 1 for a bar's value, which the page raises where the
-        # labels' size needs more (lecture mode's on a short figure; static/draw.mjs fit_to_figures).
+        # labels' size needs more (lecture mode's on a short figure; static/frame.mjs prob_end).
         "prob_end": 1.12,
         # How far a class axis's names may reach from it, as a share of the figure's height (names below) or
         # width (names on its left); a longer name is shortened with "…" (static/frame.mjs class_labels).

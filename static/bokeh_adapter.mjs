@@ -3,7 +3,6 @@
 // place; the page does these here and nowhere else, so a Bokeh upgrade breaks in this file.
 // tests/browser/test_bokeh_adapter.py tests each assumption below by the name of its function.
 
-
 // What the adapter keeps, on the window rather than in the module: BokehJS compiles this module anew for a
 // trigger that fires before its first compile is done (static/lesson.mjs), and a change to Bokeh's methods made
 // by one copy must see what another copy registers. The changes sit on prototypes shared by every Bokeh view in

@@ -10,7 +10,7 @@ import {
 import { calibration_frame, draw_calibration } from "./calibration_view.mjs";
 import { draw_controls } from "./controls.mjs";
 import { logit_text } from "./digits.mjs";
-import { class_labels, fit, frame, loss_window, wrapped } from "./frame.mjs";
+import { class_labels, fit, frame, loss_window, prob_end, wrapped } from "./frame.mjs";
 import { chain_html, jacobian_cells, naive_html, race_html, sample_columns, update_html } from "./lab.mjs";
 import { now } from "./lesson.mjs";
 import { link_of } from "./link.mjs";
@@ -192,19 +192,13 @@ function fit_to_figures(page, f, s, live) {
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
   const span = ([lo, hi]) => hi - lo;
   const window = live ? [logit.y_range.start, logit.y_range.end] : f.window;
-  // The highest a bar's value goes: above its bar at p = 1, or above a target mark at 1 (frame.mjs fit). The
-  // probability axis ends where that value's top is inside the frame: end ≥ H/(H − room above 1), in px.
-  const above = Math.max(a.view.bar_label_offset, size.target / 2 + 1) + parseFloat(size.labels) + a.view.clearance;
-  if (!live) {
-    const H = prob.inner_height;
-    set_if_changed(prob.y_range, { end: Math.max(a.view.prob_end, H > 2 * above ? H / (H - above) : 2) });
-  }
+  const labels = { label_height: parseFloat(size.labels), target_half: size.target / 2 };
+  if (!live) set_if_changed(prob.y_range, { end: prob_end(prob.inner_height, labels, a.view) });
   const font = `${size.labels} ${scalar(a.glyphs.bar_labels.text_font)}`;
   const room = {
     logit: { x: logit.inner_width / span(f.x_range), y: logit.inner_height / span(window) },
     prob: { x: prob.inner_width / span(f.x_range), y: prob.inner_height / (prob.y_range.end - prob.y_range.start) },
-    radius: size.point / 2, label_height: parseFloat(size.labels), target_half: size.target / 2,
-    width_of: (text) => text_width(page, font, text),
+    radius: size.point / 2, ...labels, width_of: (text) => text_width(page, font, text),
   };
   return fit(f, room, a.view);
 }

@@ -184,6 +184,14 @@ export function frame(s, t, view, { text = true } = {}) {
   };
 }
 
+/** The probability axis's end for a frame H px tall: `view.prob_end`, or more where the highest a bar's value goes
+ * (`fit`: above its bar at p = 1, or above a target mark at 1) would run past the frame's top. That value's top
+ * is at 1 + (lift + label height + clearance)·end/H, so end ≥ H/(H − those px); a frame too short ends at 2. */
+export function prob_end(H, room, view) {
+  const above = Math.max(view.bar_label_offset, room.target_half + 1) + room.label_height + view.clearance;
+  return Math.max(view.prob_end, H > 2 * above ? H / (H - above) : 2);
+}
+
 /** Frame f fitted to the figures' sizes, so that nothing drawn covers anything else. `room` holds, for each
  * figure, its pixels per class (`x`) and per unit of its y axis (`y`), the points' radius and the labels'
  * height in px, and `width_of(text)`, a label's width in px. Each arrow sits clear of its point and of the

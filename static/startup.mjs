@@ -23,9 +23,11 @@ function ready(page) {
     listen(page);
   }
   watch_sight(page);
-  const sizes = every_figure(a).map(frame_size);
+  const figs = every_figure(a);
+  const sizes = figs.map(frame_size);
   // A figure not laid out (a closed view's) has no view to find yet: its first layout comes here again.
-  every_figure(a).forEach((fig, k) => sizes[k] && untabbable(page, fig));
+  figs.forEach((fig, k) => sizes[k] && untabbable(page, fig));
+  const fitted = sizes.join();
   own(page, a.figs.logit);
   hold_then_drag(page, a.figs.logit);
   quiet_styles(page, a.figs.logit);
@@ -44,12 +46,12 @@ function ready(page) {
   }
   if (!page.drawn) {
     page.drawn = true;
-    page.sizes = sizes.join();
+    page.sizes = fitted;
     page.record.opened ??= { ...page.record.valid, notice: "" }; // unless a link was read first
     if (same_json(page.record.valid, a.lesson.state)) draw(page, page.record.valid);
     else a.lesson.state = page.record.valid; // its trigger draws it, as the page's own
-  } else if (!page.gesture && sizes.join() !== page.sizes) {
-    page.sizes = sizes.join();
+  } else if (!page.gesture && fitted !== page.sizes) {
+    page.sizes = fitted;
     draw(page, now(page)); // a new size: the labels and arrows fitted to it (draw.mjs fit_to_figures)
   }
   const inputs = element_of(page, a.inputs);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { class_labels, shortened, wrapped } from "../../static/frame.mjs";
+import { class_labels, prob_end, shortened, wrapped } from "../../static/frame.mjs";
 
 // Hangul twice as wide as Latin, "W" wider still, "…" 9 px, a combining mark nothing.
 const width_of = (text) => Array.from(text).reduce((w, c) => w + (/\p{M}/u.test(c) ? 0 : c === "…" ? 9
@@ -140,4 +140,21 @@ test("a caption is broken into lines only between its parts, each as long as the
     }
     assert.ok(lines.every((l) => width_of(l) <= room || !l.includes(" · ")), `${room}: ${lines}`);
   }
+});
+
+test("the probability axis ends where a bar's value above 1 has its whole height inside the frame", () => {
+  const view = { bar_label_offset: 6, clearance: 3, prob_end: 1.12 };
+  for (const room of [{ label_height: 13, target_half: 1.5 }, { label_height: 20, target_half: 2.5 }]) {
+    const lift = Math.max(view.bar_label_offset, room.target_half + 1);
+    for (let H = 40; H <= 800; H += 7) {
+      const end = prob_end(H, room, view);
+      assert.ok(end >= view.prob_end && end <= 2, `${H}: ${end}`);
+      const top = 1 + (lift + room.label_height + view.clearance) * end / H; // the highest value's top, in p
+      if (end < 2) assert.ok(top <= end + 1e-12, `${H}: ${top} past ${end}`);
+      if (end > view.prob_end && end < 2) assert.ok(Math.abs(top - end) < 1e-12, `${H}: no higher than it needs`);
+    }
+  }
+  // Lecture mode's 20 px values on a 150 px frame need 1.24 of the axis; a 400 px frame keeps the built 1.12.
+  assert.ok(Math.abs(prob_end(150, { label_height: 20, target_half: 2.5 }, view) - 150 / 121) < 1e-12);
+  assert.equal(prob_end(400, { label_height: 13, target_half: 1.5 }, view), 1.12);
 });
