@@ -47,7 +47,7 @@ def browser():
 
 # One browser context per browser for the tests' pages, each a tab in it, and in it one idle tab kept on each
 # exported file a test opened: a new tab of a file then starts in that tab's renderer, its scripts already
-# compiled, at about 60 % of the CPU of a page in a context of its own (tests/benchmarks/bench_tabs.py). A tab
+# compiled, at about two thirds of the CPU of a page in a context of its own (tests/benchmarks/bench_tabs.py). A tab
 # leaves the context as a fresh profile would be: its storage cleared as it closes.
 TABS = {}
 KEPT_FILES = {}
@@ -69,7 +69,9 @@ class Page:
         if self.own:
             self.context = browser.new_context(viewport=size, **context)
         else:
-            self.context = TABS.get(browser) or TABS.setdefault(browser, browser.new_context(viewport=size))
+            if browser not in TABS:
+                TABS[browser] = browser.new_context()
+            self.context = TABS[browser]
         self.pg = self.context.new_page()
         if not self.own:
             self.pg.set_viewport_size(size)

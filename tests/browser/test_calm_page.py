@@ -142,10 +142,10 @@ def test_in_lecture_mode_a_value_near_1_stays_inside_the_probability_figure(new_
     lp.wait_ready(p.pg)
     for width, height in [(1024, 768), (375, 667), (1440, 900)]:
         p.pg.set_viewport_size({"width": width, "height": height})
-        for link in ["lecture=1&z=3,1,0.5", "lecture=1&z=2,6,0.1", "lecture=1&z=2,6,0.1&y=1", "lecture=1&z=9,0,0"]:
+        for z, y in [("3,1,0.5", 0), ("2,6,0.1", 0), ("2,6,0.1", 1), ("9,0,0", 0)]:
+            link = f"lecture=1&z={z}&y={y}"
             p.pg.evaluate("(link) => { location.hash = link; }", link)
-            lp.wait_state(p.pg, f"(s) => s.z.join() === '{link.split('z=')[1].split('&')[0]}' && s.lecture")
-            lp.settled(p.pg)
+            lp.wait_state(p.pg, f"(s) => s.z.join() === '{z}' && s.y === {y} && s.lecture")
             boxes = p.pg.evaluate(BOXES)
             assert cut_by_the_frame(boxes) == [] and overlaps(boxes) == [], (width, link, cut_by_the_frame(boxes))
     ticks = p.pg.evaluate(f"() => ({lp.FIND})('prob_figure').left[0].ticker.ticks")

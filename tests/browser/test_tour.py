@@ -16,6 +16,7 @@ from app.document import control_names
 from app.steps import STEPS
 from app.strings import TEXT
 from tests.browser import lessonpage as lp
+from tests.browser.conftest import REFUSE_STORAGE
 from tests.browser.test_classroom import open_page  # noqa: F401  (the fixture: a page served and exported)
 
 STATUS = f"""() => {{ const find = {lp.FIND};
@@ -416,8 +417,7 @@ def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_st
 
 def test_a_browser_that_refuses_storage_still_walks_the_path(new_page, exported):
     p = new_page(block_network=True)
-    p.pg.add_init_script("Object.defineProperty(window, 'localStorage', {get() { throw new DOMException("
-                         "'denied', 'SecurityError'); }});")
+    p.pg.add_init_script(REFUSE_STORAGE)
     p.pg.goto(exported.as_uri())
     lp.wait_ready(p.pg)
     lp.click(p.pg, "tour_next")
