@@ -77,6 +77,10 @@ def test_notebook_is_stored_without_outputs():
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nbformat.validate(nb)
     assert nb.nbformat == 4
+    # nbformat 4.5 gives every cell an id (JupyterLab's collaboration keys cells by it). nbformat's reader makes up
+    # a missing one with a warning, so the file as stored is what is read here.
+    stored = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    assert ["".join(c["source"]).splitlines()[0] for c in stored if "id" not in c] == []
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, cell.source
