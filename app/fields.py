@@ -181,6 +181,10 @@ FIELDS = (
           "Link keys of the controls not shown at all (hide=eps,names); hidden is locked too.", default=(),
           choices=CONTROLLED, link="hide", kept=True,
           cli=Option("--hide", help="controls not shown, by link key, e.g. eps,names", example="eps,names")),
+    Field("xapi", "xapi_statements", "flag",
+          "Post xAPI-shaped statements (a step of the guided path completed, a prediction answered) to the page "
+          "that frames this one, for a course platform to store; never to the network.", default=False,
+          link="xapi", kept=True, cli=Option("--xapi", help="post xAPI statements to the course page around it")),
     Field("notice", "notice", "notice",
           "Why the last change was refused, as a key of the string table ('' when all is well).", default="",
           cli=None),  # the page's own: an option has nothing to refuse it for

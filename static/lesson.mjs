@@ -7,6 +7,7 @@
 
 import { draw } from "./draw.mjs";
 import { whole } from "./gestures.mjs";
+import { tell_lesson } from "./host.mjs";
 import {
   Refusal, clean_names, count as rule_count, keys as rule_keys, logits as rule_logits,
   notice as rule_notice, within as rule_within
@@ -31,8 +32,10 @@ export function page_of(a, context) {
       // The gesture in progress (static/gestures.mjs), a pointer held down, the lab playing.
       gesture: null, pointer_down: false, playing: false,
       // The guided path: the steps seen (kept in the browser's storage), the set-up a learner may undo, whether a
-      // step moved the path, what the live region last said of it, and each step's guess.
-      path: { seen: new Set(stored_tour().seen), undo: null, moved: false, said: null, guesses: new Map() },
+      // step moved the path, what the live region last said of it, each step's guess, and, for the page's host
+      // (host.mjs), whether each step was done when last drawn and the steps reported completed.
+      path: { seen: new Set(stored_tour().seen), undo: null, moved: false, said: null, guesses: new Map(),
+        done: new Map(), reported: new Set() },
       // What the drawing keeps: the values last applied (draw.mjs), the memo (record.mjs), the elements out of
       // sight, the shadow roots listened to, the figures' sizes last fitted to and whether a fit waits for the
       // next frame, and the page's own progress in starting up.
@@ -139,7 +142,10 @@ export function commit(page, next) {
   // source) tells Python nothing: a message crossing one of Python's would undo it there.
   const changed = !same_json(s, page.record.valid);
   page.record.valid = s;
-  if (changed) send(page, s);
+  if (changed) {
+    send(page, s);
+    tell_lesson(page.a, "state", s);
+  }
   if (same_json(s, page.a.lesson.state)) draw(page, s);
   else page.a.lesson.state = s; // its trigger draws it, knowing it as the page's own
 }

@@ -9,6 +9,7 @@ import { on_control } from "./controls.mjs";
 import { draw, every_figure, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
 import { lesson_numbers, wrapped } from "./frame.mjs";
 import { end_gesture, on_input_change, on_input_key, on_logits, on_pan, pause, whole } from "./gestures.mjs";
+import { framed, tell_height, tell_lesson } from "./host.mjs";
 import { now, on_state, on_wire, page_of, same_json } from "./lesson.mjs";
 import { link_of, link_pairs, parse_link } from "./link.mjs";
 import { caption_text } from "./readouts.mjs";
@@ -50,6 +51,7 @@ function ready(page) {
     page.record.opened ??= { ...page.record.valid, notice: "" }; // unless a link was read first
     if (same_json(page.record.valid, a.lesson.state)) draw(page, page.record.valid);
     else a.lesson.state = page.record.valid; // its trigger draws it, as the page's own
+    tell_lesson(a, "ready", now(page));
   } else if (!page.gesture && fitted !== page.sizes) {
     page.sizes = fitted;
     draw(page, now(page)); // a new size: the labels and arrows fitted to it (draw.mjs fit_to_figures)
@@ -131,16 +133,14 @@ function listen(page) {
       whole(page, { ...now(page), step });
     }
   }
-  // An exported page inside an iframe tells its course page how tall it is, whenever that changes
-  // (examples/course_page.html sets the frame's height from it): a learner never scrolls inside a frame.
-  // Bokeh's page keeps <body> at the frame's height, so it is the explainer's own element that is watched.
+  // A page inside a frame tells its course page how tall it is, whenever that changes (examples/course_page.html
+  // and course platforms set the frame's height from it): a learner never scrolls inside a frame. Bokeh's page
+  // keeps <body> at the frame's height, so it is the explainer's own element that is watched.
   const root = element_of(page, a.root);
-  if (a.mode === "file" && window.parent !== window && root) {
-    const tell = () => { // the root's bottom margin too: without it the frame scrolled by 11 px
-      const height = root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(root).marginBottom) + scrollY;
-      window.parent.postMessage({ softmax_explainer_height: Math.ceil(height) }, "*");
-    };
-    new ResizeObserver(tell).observe(root);
+  if (framed(a) && root) {
+    new ResizeObserver(() => { // the root's bottom margin too: without it the frame scrolled by 11 px
+      tell_height(a, root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(root).marginBottom) + scrollY);
+    }).observe(root);
   }
   if (a.mode === "file") {
     page.link_ready = true;

@@ -6,6 +6,7 @@ import { element_of } from "./bokeh_adapter.mjs";
 import { router_weights } from "./decoding.mjs";
 import { fmt, fmt_exp, real_text } from "./digits.mjs";
 import { draw, set_if_changed, show } from "./draw.mjs";
+import { tell_statement } from "./host.mjs";
 import { OVERFLOW_AT } from "./lab.mjs";
 import { act, now } from "./lesson.mjs";
 import { default_state } from "./link.mjs";
@@ -191,6 +192,7 @@ export function draw_tour(page, n, s, t, live) {
   if (!s.tour) return null;
   const missing = step_missing(step, s);
   const done = missing.length === 0;
+  if (!live) report_step(page, step, s, done);
   if (done && !live) remember_step(page, step.id, s.step);
   const html = tour_html(n, s, t, a.steps, missing, page.path.seen, page.path.guesses.get(s.step), folded(s));
   show(page, a.tour.text, html.text, live);
@@ -290,6 +292,17 @@ function store_tour(page, step) {
   }
 }
 
+// A step is reported completed (host.mjs, when the link asks) when a learner's change does its task: not when
+// the page opens on a lesson that already does it, and once per step while the page is open.
+function report_step(page, step, s, done) {
+  const was = page.path.done.get(step.id);
+  page.path.done.set(step.id, done);
+  if (done && was === false && !page.path.reported.has(step.id)) {
+    page.path.reported.add(step.id);
+    tell_statement(page.a, s, "completed", step, { completion: true });
+  }
+}
+
 function remember_step(page, id, step) {
   if (page.path.seen.has(id)) return;
   page.path.seen.add(id);
@@ -321,7 +334,12 @@ export function on_guess(page, ev) {
   const button = ev.target.closest?.("button[data-guess]");
   if (!button) return;
   const s = now(page);
-  page.path.guesses.set(s.step, Number(button.dataset.guess));
+  const guess = Number(button.dataset.guess);
+  page.path.guesses.set(s.step, guess);
+  const step = page.a.steps[s.step - 1];
+  tell_statement(page.a, s, "answered", step, {
+    success: guess === step.predict, response: page.a.strings[s.lang].tour_steps[step.id].choices[guess] ?? "",
+  });
   draw(page, s);
 }
 

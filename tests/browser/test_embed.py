@@ -239,3 +239,137 @@ def test_odd_class_names_render_as_text_and_stay_text_after_a_drag(odd_page):
     lp.drag(pg, 1, -60)
     pg.wait_for_function(f"() => ({lp.FIND})('logits').data.z[1] !== {before[1]}", timeout=5000)
     _assert_names_are_text(pg)
+
+
+# A course platform's page as Canvas listens (its `lti.frameResize` handler, which Moodle's and Sakai's copy): a
+# message from the tool's frame, a JSON text or an object, resizes that frame. Every message is kept for the test.
+PLATFORM = """<!doctype html><meta charset="utf-8"><title>Course</title><h1>Week 3</h1>
+<iframe id="tool" src="{src}" style="width: 100%; height: 400px; border: 0"></iframe>
+<script>
+  window.told = [];
+  window.addEventListener("message", (e) => {{
+    const frame = document.getElementById("tool");
+    if (e.source !== frame.contentWindow) return;
+    let m = e.data;
+    if (typeof m === "string") {{ try {{ m = JSON.parse(m); }} catch {{ return; }} }}
+    window.told.push({{ origin: e.origin, message: m }});
+    if (m && m.subject === "lti.frameResize") frame.style.height = `${{m.height}}px`;
+  }});
+</script>"""
+
+
+@pytest.fixture
+def platform(new_page, exported, tmp_path, course_port):
+    """The exported page (xapi=1) in a course platform's page of another origin (localhost, the tool at 127.0.0.1),
+    every request to anywhere else refused."""
+    from tests.browser import chromium
+
+    shutil.copy(exported, tmp_path / "explainer.html")
+    (tmp_path / "favicon.ico").write_bytes(b"")
+    server = ThreadingHTTPServer(("127.0.0.1", course_port), functools.partial(Quiet, directory=tmp_path))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    tool, host = f"http://127.0.0.1:{course_port}", f"http://localhost:{course_port}"
+    (tmp_path / "platform.html").write_text(PLATFORM.format(src=f"{tool}/explainer.html#xapi=1"), encoding="utf-8")
+    p = new_page(viewport=(375, 800))
+    chromium.local_only(p.pg, tool, host, refused=p.blocked)
+    p.pg.goto(f"{host}/platform.html")
+    p.frame = p.pg.wait_for_selector("iframe").content_frame()
+    lp.wait_ready(p.frame)
+    p.tool = tool
+    yield p
+    server.shutdown()
+    assert p.errors == [], p.errors
+    assert p.blocked == [], f"the page asked the network for {p.blocked}"
+
+
+def _told(p, kind):
+    """The messages of one kind the platform has received: 'lti' (lti.frameResize), or the explainer's own kind."""
+    return [m["message"] for m in p.pg.evaluate("() => window.told")
+            if (m["message"].get("subject") == "lti.frameResize" if kind == "lti"
+                else m["message"].get("softmax_explainer") == kind)]
+
+
+def _click_in_frame(frame, name):
+    frame.evaluate_handle(f"(n) => {{ const v = Bokeh.index.find_one(({lp.FIND})(n)); return v.button_el ?? v.el; }}",
+                          name).as_element().click()
+
+
+def _fitted(p):
+    """Once the platform has sized the frame from the last message and nothing moves from one look to the next (the
+    page has laid out a new width and told it): the height told, the frame document's lowest element's bottom, the
+    explainer's bottom margin, the frame's inner height and its document's scroll height."""
+    last = [None]
+
+    def steady():
+        told = _told(p, "lti")[-1]["height"]
+        now = (told, *p.frame.evaluate(f"""() => {{
+          const boxes = [...document.body.querySelectorAll('*')].map((e) => e.getBoundingClientRect().bottom);
+          const root = Bokeh.index.find_one(({lp.FIND})('explainer')).el;
+          return [Math.max(...boxes) + scrollY, parseFloat(getComputedStyle(root).marginBottom), innerHeight,
+                  document.scrollingElement.scrollHeight]; }}"""))
+        was, last[0] = last[0], now
+        return now == was and abs(now[3] - told) <= 2
+
+    lp.wait_until(steady)
+    return last[0]
+
+
+def test_a_course_platform_is_told_the_height_the_lesson_and_each_step_done(platform):
+    """Issue 39: the page tells a platform that listens like Canvas its height (`lti.frameResize`, to the platform's
+    own origin) at 375, 1024 and 1440 px, its lesson as a link when ready and after a drag, and with xapi=1 an
+    xAPI statement for each step a learner completes and each prediction they choose, nothing before they act."""
+    pg, frame = platform.pg, platform.frame
+    assert {m["origin"] for m in pg.evaluate("() => window.told")} == {platform.tool}
+    ready = _told(platform, "ready")
+    assert len(ready) == 1 and "xapi=1" in ready[0]["link"].split("&"), ready
+    for width in (375, 1024, 1440):
+        pg.set_viewport_size({"width": width, "height": 800})
+        lp.settled(frame)
+        # The frame's document fits the height told, with no band below its lowest element but the margin.
+        told, lowest, margin, inner, scrolled = _fitted(platform)
+        assert scrolled <= inner + 1, (width, scrolled, inner)
+        assert 0 <= told - lowest <= margin + 2, (width, told, lowest, margin)
+    assert _told(platform, "xapi") == [], "nothing is reported before the learner acts"
+
+    pg.set_viewport_size({"width": 1024, "height": 800})
+    lp.settled(frame)
+    before = lp.state(frame)
+    ox, oy = frame_origin(pg)
+    while not (s := lp.state(frame))["z"][1] > s["z"][0]:  # step 1: drag dog above cat
+        x, y = lp.point_xy(frame, 1)
+        pg.mouse.move(ox + x, oy + y)
+        pg.mouse.down()
+        for i in range(1, 11):
+            pg.mouse.move(ox + x, oy + y - 60 * i / 10)
+        pg.mouse.up()
+        lp.settled(frame)
+    state = _told(platform, "state")
+    assert state and f"z={before['z'][0]:g},{s['z'][1]:g}" in state[-1]["link"], (state[-1], s["z"])
+    lp.wait_until(lambda: len(_told(platform, "xapi")) == 1)
+    done = _told(platform, "xapi")[0]["statement"]
+    assert done["verb"]["id"] == "http://adlnet.gov/expapi/verbs/completed"
+    assert done["object"]["id"] == "urn:softmax-explainer:step:scores" and done["result"] == {"completion": True}
+    assert "actor" not in done, "the platform knows its learner"
+
+    _click_in_frame(frame, "tour_next")  # step 2 asks first: a choice, then three presses of "add 1"
+    lp.wait_state(frame, "(s) => s.step === 2")
+    frame.evaluate_handle(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector('[data-done] button[data-guess="1"]')""").as_element().click()
+    lp.wait_until(lambda: len(_told(platform, "xapi")) == 2)
+    answered = _told(platform, "xapi")[1]["statement"]
+    assert answered["verb"]["id"] == "http://adlnet.gov/expapi/verbs/answered"
+    assert answered["object"]["id"] == "urn:softmax-explainer:step:shift" and answered["result"]["success"] is True
+    for _ in range(3):
+        _click_in_frame(frame, "add_one")
+        lp.settled(frame)
+    lp.wait_until(lambda: len(_told(platform, "xapi")) == 3)
+    assert [m["statement"]["object"]["id"].rsplit(":", 1)[1] for m in _told(platform, "xapi")] == [
+        "scores", "shift", "shift"]
+    assert _told(platform, "xapi")[2]["statement"]["verb"]["display"] == {"en-US": "completed"}
+    # A link that opens a step already done is the instructor's lesson, not the learner's work: nothing reported.
+    frame.evaluate("() => { location.hash = 'xapi=1&step=9&z=0,5,0'; }")
+    lp.wait_state(frame, "(s) => s.step === 9 && s.z[1] === 5")
+    lp.painted(frame)
+    assert frame.evaluate(f"""() => Bokeh.index.find_one(({lp.FIND})('tour_status')).markup_el
+      .querySelector('[data-done]').dataset.done""") == "true"
+    assert len(_told(platform, "xapi")) == 3
