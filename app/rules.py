@@ -30,9 +30,13 @@ from .refusal import Refusal, TypeRefusal, items, sequence, shown
 
 # The limits of the lesson's table (app/fields.py), by the names the rest of the code knows them by.
 T_BOUNDS = fields.BY_KEY["T"].bounds
+# The longest text of a pasted row of logits (app/pasted.py): a 128,256-value row (Llama 3's vocabulary) in
+# float64's longest repr, 25 characters a value with its separator, fits; GPT-2's 50,257 values fit twice over.
+PASTE_MAX = 4_000_000
 
 # The limits as the notices print them, written once here so both renderers show the same text.
 FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOUNDS[1]), "name_max": str(NAME_MAX),
+          "paste_max": f"{PASTE_MAX:,}",
           # A real field's bounds, for its refusal ("T lies from {T_lo} to {T_hi}.")
           **{f"{f.key}_{end}": f"{bound:g}" for f in fields.FIELDS if f.kind == "real"
              for end, bound in zip(("lo", "hi"), f.bounds, strict=True)},
@@ -42,6 +46,8 @@ FIELDS = {"limit": f"{LOGIT_LIMIT:g}", "min": str(K_BOUNDS[0]), "max": str(K_BOU
 NOTICES = ["at_limit", "clamped", "max_classes", "min_classes", "name_type", "name_blank", "name_long",
            "name_control", "name_bidi", "name_comma", "name_unknown", "name_duplicate", "class_count",
            "not_number", "not_whole", "decimal_comma", "not_finite", "logit_range", "refused",
+           # a pasted row of logits (app/pasted.py)
+           "paste_long", "paste_summary", "paste_format", "paste_batch", "paste_count", "paste_not_finite",
            *(f.refusal for f in fields.FIELDS if f.refusal)]
 NOTICES_WITH_DETAIL = ["link_bad", "link_copied", "link_shown"]
 
@@ -49,7 +55,7 @@ NOTICES_WITH_DETAIL = ["link_bad", "link_copied", "link_shown"]
 @cache
 def rules_data():
     """The rules as the page receives them: limits, character sets and the lesson's table of fields."""
-    return {"logit": LOGIT_LIMIT, "K": list(K_BOUNDS),
+    return {"logit": LOGIT_LIMIT, "K": list(K_BOUNDS), "paste_max": PASTE_MAX,
             "name_max": NAME_MAX, "name_raw_max": RAW_NAME_MAX, "space": SPACE, "control": CONTROL, "comma": COMMA,
             "bidi": BIDI, "invisible": INVISIBLE, "unknown": unknown_ranges(), "fields": FIELDS,
             "state_keys": STATE_KEYS, "lesson_fields": fields.table(), "notices": NOTICES,

@@ -675,6 +675,16 @@ TEXT = {
         "decimal_comma": "Use a point for decimals: 2.5, not 2,5.",
         "not_finite": "Type a finite number.",
         "logit_range": "A logit lies within ±{limit}.",
+        "paste_long": "Paste at most {paste_max} characters.",
+        "paste_summary": "This row is a summary: “...” stands for values that were not printed. Print it in full "
+                         "(NumPy: np.set_printoptions(threshold=sys.maxsize); PyTorch: "
+                         "torch.set_printoptions(profile=\"full\")).",
+        "paste_format": "Paste one row of logits as PyTorch, NumPy or a list prints it: tensor([2.0, 1.0, 0.1]), "
+                        "[2 1 0.1] or 2, 1, 0.1.",
+        "paste_batch": "Paste one row, not a batch of rows: print x[0], for instance.",
+        "paste_count": "A row of logits has at least {min} values.",
+        "paste_not_finite": "Every logit must be a finite number: a model that prints nan or inf has a bug to fix "
+                            "first.",
         "T_range": "T lies from {T_lo} to {T_hi}.",
         "cT_range": "The classifier's T lies from {cT_lo} to {cT_hi}.",
         "topk_range": "Top-k lies from {topk_lo} to {topk_hi} (0: off).",
@@ -957,6 +967,15 @@ TEXT = {
         "decimal_comma": "소수점은 점으로 써 주세요: 2,5가 아니라 2.5.",
         "not_finite": "유한한 숫자를 입력해 주세요.",
         "logit_range": "점수는 ±{limit} 안에 있습니다.",
+        "paste_long": "최대 {paste_max}자까지 붙여 넣을 수 있습니다.",
+        "paste_summary": "이 행은 요약입니다: “...” 자리의 값은 출력되지 않았습니다. 전체를 출력해 주세요 "
+                         "(NumPy: np.set_printoptions(threshold=sys.maxsize); PyTorch: "
+                         "torch.set_printoptions(profile=\"full\")).",
+        "paste_format": "PyTorch, NumPy 또는 리스트가 출력한 점수 한 행을 붙여 넣어 주세요: "
+                        "tensor([2.0, 1.0, 0.1]), [2 1 0.1] 또는 2, 1, 0.1.",
+        "paste_batch": "여러 행이 아니라 한 행을 붙여 넣어 주세요: 예를 들어 x[0]을 출력하세요.",
+        "paste_count": "점수 한 행에는 값이 {min}개 이상 있어야 합니다.",
+        "paste_not_finite": "모든 점수는 유한한 숫자여야 합니다: nan이나 inf를 출력하는 모델은 먼저 고쳐야 합니다.",
         "T_range": "T는 {T_lo}에서 {T_hi} 사이입니다.",
         "cT_range": "분류기의 T는 {cT_lo}에서 {cT_hi} 사이입니다.",
         "topk_range": "Top-k는 {topk_lo}에서 {topk_hi} 사이입니다 (0: 끔).",
