@@ -161,6 +161,16 @@ class Explainer(Wired, pn.viewable.Viewer):
         self._push_waiting = False
         self._bind(self._doc.wire)
 
+    @classmethod
+    def from_logits(cls, x, names=None, T=1.0, y=None, **params):
+        """The explainer on a row of logits of one's own (`Lesson.from_logits`, which it makes): a PyTorch
+        tensor, a NumPy row, a list or printed text; more than ten values are folded (`explainer.lesson.fold`).
+
+        >>> Explainer.from_logits("tensor([2.0, 1.0, 0.1])", names=["cat", "dog", "bird"]).lesson.class_names
+        ['cat', 'dog', 'bird']
+        """
+        return cls(lesson=Lesson.from_logits(x, names=names, T=T, y=y, **params))
+
     def _push(self):
         """Send the document's changes to a notebook output once its comm is open; elsewhere do nothing.
 

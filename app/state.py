@@ -19,6 +19,7 @@ import core
 
 from . import actions, calibration, fields, refusal, rules, vocabulary
 from .fields import K_BOUNDS
+from .fold import fold
 from .strings import LANGS, default_class_names
 
 STEPS_MAX = 100_000  # the gradient steps of one `Lesson.step` call: a bound on how long it holds the lesson's lock
@@ -271,6 +272,31 @@ class Lesson(_LessonFields):
         self.param.watch(self._keep_whole, ["class_names", "initial_logits", "logits", "true_class", "lang"],
                          precedence=0)
         self.param.watch(self._act, ["add_one", "subtract_max", "reset", "add_class", "remove_class"])
+
+    @classmethod
+    def from_logits(cls, x, names=None, T=1.0, y=None, **params):
+        """A lesson on a row of logits of one's own: a PyTorch tensor, a NumPy row, a list, or the text PyTorch or
+        NumPy printed (app/pasted.py), at temperature T. A row of more than ten values keeps its nine largest
+        and folds the others into "the rest" (app/fold.py); `fold` then says how.
+
+        `names`: one per value of the row (default "class i", i its index in the row); `y`: the true class, an
+        index in the row (default the largest logit's); other parameters as for `Lesson()`.
+
+        >>> lesson = Lesson.from_logits(np.arange(12.0))
+        >>> lesson.class_names[:2], lesson.class_names[-1], lesson.fold.folded, f"{lesson.fold.rest_p:.3g}"
+        (['class 11', 'class 10'], 'rest (3)', 3, '0.000117')
+        """
+        row = fold(x, names, y, params.get("lang", "en"))
+        lesson = cls(logits=list(row.logits), class_names=list(row.names), true_class=row.y, T=T, **params)
+        lesson._fold = row
+        return lesson
+
+    @property
+    def fold(self):
+        """How `from_logits` made this lesson's classes from a row (app/fold.py `Fold`: the row's indices kept,
+        how many values the rest holds and their probability at T = 1); None for a lesson made otherwise. It
+        describes the initial logits, whatever the learner does with them since."""
+        return self.__dict__.get("_fold")
 
     def __setattr__(self, name, value):
         """Every assignment under the lesson's lock, with the watchers it runs: a reader sees it all or none.
