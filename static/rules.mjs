@@ -180,7 +180,7 @@ export function count(value, [lo, hi], key) {
 
 // A number as people type it: each part can match a digit in only one way, so a long hostile string fails
 // in linear time (the twin of NUMBER in app/rules.py).
-const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+export const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
 /** A finite number from text in the NUMBER form (no "0x10", "Infinity" or spaces, which Number() takes). */
 export function parse_number(text) {
