@@ -133,3 +133,11 @@ def test_language_model_cell_shows_the_filters(executed):
     assert "a model that knows nothing: ln V = 10.820 nats" in out, out
     assert "{'top_k': 50}: 50 words kept, the top three ['the', 'to', 'and'] at [0.194, 0.082, 0.077]" in out, out
     assert "{'top_p': 0.5}: 15 words kept" in out, out
+
+
+def test_own_logits_cell_folds_a_gpt2_sized_row(executed):
+    out = _stdout(_cell(executed, "import numpy as np"))
+    # app/fold.py on a seeded row (tests/test_fold.py checks every p against core's softmax of the whole row)
+    assert "the 9 largest of 50,257 values; the other 50,248 folded into the rest, which holds p = 0.5869" in out, out
+    assert "'class 36758'" in out and "'rest (50248)'" in out, out
+    assert "pasted: [2.0, 1.0, 0.1]" in out, out
