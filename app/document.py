@@ -66,14 +66,20 @@ from .rules import rules_data
 from .strings import TEXT
 
 # Okabe–Ito colours, distinguishable with every common colour-vision deficiency; the true class keeps its
-# black-and-white double outline in both themes.
+# black-and-white double outline in every theme. `line`: the width of the axes, ticks, grid lines and frames.
+# The projector's: a projector washes colours out and shows black as grey, so a white field, text at ≥ 7:1
+# against it, every mark at ≥ 3:1 (the same hues, darker) and no line of one pixel (tests/browser/test_themes.py
+# measures them in the page).
 THEMES = {
     "light": {"bg": "#ffffff", "fg": "#1d2733", "muted": "#4a5563", "grid": "#e3e7ec", "bar": "#0072b2",
               "arrow": "#009e73", "point": "#1d3557", "point_line": "#ffffff", "target": "#d55e00",
-              "selected": "#e69f00", "span": "#999999", "draws": "#cc79a7"},
+              "selected": "#e69f00", "span": "#999999", "draws": "#cc79a7", "line": 1},
     "dark": {"bg": "#15191f", "fg": "#e8edf2", "muted": "#aab4c0", "grid": "#2c333d", "bar": "#56b4e9",
              "arrow": "#009e73", "point": "#e8edf2", "point_line": "#15191f", "target": "#e69f00",
-             "selected": "#f0e442", "span": "#6b7480", "draws": "#f0a3d0"},
+             "selected": "#f0e442", "span": "#6b7480", "draws": "#f0a3d0", "line": 1},
+    "projector": {"bg": "#ffffff", "fg": "#111820", "muted": "#3a4350", "grid": "#87919c", "bar": "#005a9c",
+                  "arrow": "#00755a", "point": "#1d3557", "point_line": "#ffffff", "target": "#b04a00",
+                  "selected": "#946200", "span": "#6b7480", "draws": "#a3407a", "line": 2},
 }
 # Sizes that lecture mode (a projector) makes larger: px for text, lines and markers.
 SIZES = {
@@ -91,12 +97,14 @@ SIZES = {
 # at its first frame and at every change of theme or lecture mode (static/draw.mjs draw_look). A target is one
 # of the page's models by its path in the page's arguments, or a group of them (static/draw.mjs LOOK_GROUPS).
 LOOK = (
-    ("figures", {"background_fill_color": "bg", "border_fill_color": "bg", "outline_line_color": "grid"}),
+    ("figures", {"background_fill_color": "bg", "border_fill_color": "bg", "outline_line_color": "grid",
+                 "outline_line_width": "line"}),
     ("titles", {"text_color": "fg"}),  # their sizes, and the keys': static/draw.mjs fit_hints
     ("hints", {"text_color": "muted"}),
-    ("grids", {"grid_line_color": "grid"}),
+    ("grids", {"grid_line_color": "grid", "grid_line_width": "line"}),
     ("axes", {"axis_label_text_color": "fg", "major_label_text_color": "fg", "axis_line_color": "muted",
-              "major_tick_line_color": "muted", "minor_tick_line_color": "muted",
+              "major_tick_line_color": "muted", "minor_tick_line_color": "muted", "axis_line_width": "line",
+              "major_tick_line_width": "line", "minor_tick_line_width": "line",
               "axis_label_text_font_size": "size.axis"}),
     # Every axis but the two figures' class axes, whose ticks static/draw.mjs draw_axes sizes by the classes.
     ("small_ticks", {"major_label_text_font_size": "size.yticks"}),
@@ -113,8 +121,8 @@ LOOK = (
     ("glyphs.targets", {"line_color": "target", "line_width": "size.target"}),
     ("glyphs.point_labels", {"text_color": "fg", "text_font_size": "size.labels"}),
     ("glyphs.bar_labels", {"text_color": "fg", "text_font_size": "size.labels"}),
-    ("glyphs.span", {"line_color": "span"}),
-    ("glyphs.freq", {"fill_color": "draws", "line_color": "fg"}),
+    ("glyphs.span", {"line_color": "span", "line_width": "line"}),
+    ("glyphs.freq", {"fill_color": "draws", "line_color": "fg", "line_width": "line"}),
     ("glyphs.whiskers", {"line_color": "fg"}),
     ("glyphs.whiskers.upper_head", {"line_color": "fg"}),
     ("glyphs.whiskers.lower_head", {"line_color": "fg"}),
@@ -144,7 +152,7 @@ LOOK = (
     ("lm.att_text", {"text_font_size": "size.hint"}),
     ("lm.router_text", {"text_color": "fg", "text_font_size": "size.hint"}),
     ("lm.line", {"line_color": "muted"}),
-    ("lm.kept", {"fill_color": "bar", "line_color": "bar"}),
+    ("lm.kept", {"fill_color": "bar", "line_color": "bar", "line_width": "line"}),
     ("lm.router", {"fill_color": "bar"}),
     ("lm.decay_bars", {"fill_color": "bar"}),
     ("lm.decay_line", {"line_color": "target"}),

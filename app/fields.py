@@ -152,9 +152,11 @@ LESSON_FIELDS = (
           cli=Option("--units", help="unit of the information readouts")),
     Field("lang", "lang", "choice", "Language of every label on screen.", default="en", choices=LANGS, link="lang",
           always=True, kept=True, cli=Option("--lang", help="language of every label")),
-    Field("theme", "theme", "choice", "Light or dark colours, or auto: the reader's own (prefers-color-scheme).",
-          default="light", choices=("light", "dark", "auto"), link="theme", kept=True,
-          cli=Option("--theme", help="colours; auto follows the reader's light or dark mode")),
+    Field("theme", "theme", "choice", "Light or dark colours, auto: the reader's own (prefers-color-scheme), or "
+          "projector: contrast for a washed-out projector (with lecture mode's sizes for the back row).",
+          default="light", choices=("light", "dark", "auto", "projector"), link="theme", kept=True,
+          cli=Option("--theme", help="colours; auto follows the reader's light or dark mode, projector is for a "
+                                     "washed-out projector")),
     Field("lecture", "lecture", "flag", "Large type and thick lines for a projector.", default=False,
           link="lecture", kept=True, cli=Option("--lecture", help="large type and thick lines for a projector")),
     Field("open", "open_sections", "keys",

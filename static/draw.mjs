@@ -451,7 +451,7 @@ function with_class(model, name, on) {
   if (!same_array(model.css_classes, classes)) model.css_classes = classes;
 }
 
-// The dark theme and lecture mode: a class on the root (colours and type sizes are CSS variables there) and on
+// The dark and projector themes and lecture mode: a class on the root (colours and type sizes are CSS variables there) and on
 // each model whose own sheet sizes it ("lecture-mode", never "lecture": a class never shares a control's name,
 // and tools find models by either), and the figures' colours and sizes, which Bokeh draws on a canvas, from the
 // look's table. Python builds every model without them.
@@ -463,6 +463,7 @@ function draw_look(page, s) {
   const p = a.themes[theme];
   const size = a.sizes[s.lecture ? "lecture" : "normal"];
   with_class(a.root, "dark", theme === "dark");
+  with_class(a.root, "projector", theme === "projector");
   const lecture = [a.root, ...every_figure(a), ...Object.values(a.controls), a.header, a.tour.text, a.tour.status];
   for (const model of lecture) with_class(model, "lecture-mode", s.lecture);
   for (const [target, properties] of a.look) {
