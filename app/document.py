@@ -712,6 +712,9 @@ def build(s, mode="file", app_path="", app_url=""):
     live = Div(text=LIVE_REGION, name="live_region", css_classes=["a11y"], stylesheets=sheets,
                disable_math=True, height=1, **stretch)
     header = Div(text="", name="header", css_classes=["header"], stylesheets=sheets, disable_math=True, **stretch)
+    # The instructor's link builder (static/teach.mjs), under the page's commands while it is open.
+    teach = Div(text="", name="link_builder", css_classes=["teach-box"], stylesheets=sheets, disable_math=True,
+                visible=s["teach"], **stretch)
 
     # The guided path (app/steps.py): the step's paragraph with its live numbers, then its task, which says when
     # it is done; both drawn by the page (static/tour.mjs), above the figures while the path is shown.
@@ -795,6 +798,7 @@ def build(s, mode="file", app_path="", app_url=""):
         bands[11],
         lm_bottom,
         bands[3],
+        teach,
         live,
         name="explainer", css_classes=["explainer"], stylesheets=sheets, margin=(8, 16, 24, 16), max_width=1400,
         **stretch)
@@ -805,7 +809,8 @@ def build(s, mode="file", app_path="", app_url=""):
     # One callback for every trigger: the module is compiled once and stored once in an exported page.
     callback = CustomJS(code=bundle.bundle(), args={
         "lesson": lesson, "wire": wire, "sources": sources, "controls": controls, "divs": divs, "notice": notice,
-        "inputs": inputs, "live": live, "header": header, "tour": {"text": tour_text, "status": tour_status},
+        "inputs": inputs, "live": live, "header": header, "teach": teach,
+        "tour": {"text": tour_text, "status": tour_status},
         "steps": steps.table(), "sections_title": sections_title, "root": layout,
         "lab_title": lab_title, "flag_rows": {str(r): bands[r] for r in shown_with},
         "figs": main, "hints": {key: f.above[0] for key, f in main.items()},

@@ -168,6 +168,9 @@ LESSON_FIELDS = (
           cli=Option("--step", help="the step of the guided path it opens at ({lo} to {hi})")),
     Field("tour", "show_tour", "flag", "Show the guided path above the figures (tour=0 in a link: free play).",
           default=True, link="tour", kept=True, cli=None),  # on by default: an option would only turn it off
+    Field("teach", "show_instructor", "flag", "Show the instructor's section: a link builder for this lesson with "
+          "locks, hidden controls, a step, a language and colours (hide=teach keeps it from learners).",
+          default=False, link="teach", kept=True, cli=None),  # an instructor's tool: an export opens without it
 )
 # The link keys a link may lock or hide: every field a link writes but the initial logits, which move with the
 # logits ("z" stands for every control that moves them: the points, their inputs, the buttons), and the locks

@@ -17,6 +17,7 @@ import { link_of } from "./link.mjs";
 import { draw_lm, lm_frame } from "./lm_view.mjs";
 import { escape_html, fill, notice_html } from "./readouts.mjs";
 import { history_of, kept_noise } from "./record.mjs";
+import { draw_teach } from "./teach.mjs";
 import { draw_tour, on_phone, tour_live } from "./tour.mjs";
 
 export function strings(page, s = now(page)) {
@@ -116,6 +117,7 @@ function draw_parts(page, s, f, t, { live, text, readouts }) {
     draw_look(page, s);
     draw_fonts(page, s);
     draw_controls(page, s, t);
+    draw_teach(page, s, t);
   }
   return tour_done;
 }
