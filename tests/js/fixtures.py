@@ -14,7 +14,8 @@ HERE = Path(__file__).resolve().parent
 # Each fixture and the script whose build() writes it (the script's docstring says what it holds).
 SCRIPTS = {"rules.json": "make_fixture.py", "twins.json": "make_twins.py", "lessons.json": "make_lessons.py",
            "digits.json": "make_digits.py", "calibration.json": "make_calibration.py",
-           "decoding.json": "make_decoding.py", "pasted.json": "make_pasted.py"}
+           "decoding.json": "make_decoding.py", "pasted.json": "make_pasted.py",
+           "fold.json": "make_fold.py"}
 
 
 def build(script):
