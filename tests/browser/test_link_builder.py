@@ -89,3 +89,18 @@ def test_hide_teach_keeps_the_builder_from_learners(new_page, exported):
     lp.wait_ready(p.pg)
     assert lp.state(p.pg)["teach"] is True
     assert not lp.prop(p.pg, "teach", "visible") and not lp.prop(p.pg, "link_builder", "visible")
+
+
+def test_the_teachers_page_slider_keys_do_what_it_says(new_page, exported):
+    """examples/teaching.md's slider keys, on T's log slider (a step is 0.01 of log10 T): an arrow one step, Page Up
+    five, Home and End its ends."""
+    p = new_page(block_network=True)
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    handle = p.pg.locator(".noUi-handle").first  # the first slider on the page: T's
+    assert handle.get_attribute("aria-valuenow") is not None
+    handle.focus()
+    for key, log10_T in (("ArrowRight", 0.01), ("PageUp", 0.06), ("ArrowDown", 0.05), ("End", 2.0), ("Home", -2.0)):
+        p.pg.keyboard.press(key)
+        lp.wait_state(p.pg, f"(s) => Math.abs(Math.log10(s.T) - {log10_T}) < 0.005")  # T kept to 3 digits
+    assert p.errors == []
