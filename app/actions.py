@@ -8,11 +8,12 @@ was and says why in `notice` (a key of the string table); one that can clears th
 import core
 
 from .fields import K_BOUNDS, LOGIT_LIMIT, TEN, default_logits
+from .fold import fold
 from .names import name_key
 from .strings import TEXT, default_class_names
 
 __all__ = ["TEN", "PRESETS", "default_logits", "add_one", "subtract_max", "step",
-           "reset", "add_class", "remove_class", "preset", "set_lang"]
+           "reset", "add_class", "remove_class", "preset", "set_lang", "paste"]
 PRESETS = ("seed", "two", "ten", "uniform")
 
 
@@ -47,6 +48,19 @@ def step(s):
 def reset(s):
     """Back to the initial logits."""
     return {**s, "z": list(s["initial"]), "notice": ""}
+
+
+def paste(s, text):
+    """A row of one's own logits as printed text, folded into at most ten classes as `Lesson.from_logits` folds
+    it (app/fold.py): the logits, the initial logits, the names (in the lesson's language) and the true class
+    (the largest logit's) at once; T and the rest kept. A `Refusal` whose key says why the text is not a row.
+
+    >>> paste({"z": [0.0, 0.0], "lang": "en", "notice": "at_limit"}, "[2 1 0.1]")["names"]
+    ['class 0', 'class 1', 'class 2']
+    """
+    row = fold(text, lang=s["lang"])
+    return {**s, "z": list(row.logits), "initial": list(row.logits), "names": list(row.names), "y": row.y,
+            "notice": ""}
 
 
 def add_class(s):

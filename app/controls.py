@@ -37,6 +37,8 @@ WIDGETS = {
     "text": "a TextInput whose text becomes the field through its action",
     "button": "a Button that runs its action",
     "menu": "a Select of the action's arguments; choosing one runs the action and the menu goes back to none",
+    "paste": "a TextInput whose text (pasted, then Enter) is the action's argument; emptied when the action is done, "
+             "kept to be mended when it is refused",
     "checks": "a CheckboxButtonGroup of a keys field, one button per choice, pressed when the state holds it",
 }
 
@@ -66,6 +68,9 @@ CONTROLS = (
     Control("label_smoothing", "slider", "label_smoothing", field="eps", row=1, width=240),
     Control("units", "radio", "units", field="units", row=1),
     Control("preset", "menu", "preset", action="preset", writes=("z", "names", "T", "y", "eps"), row=1, width=240),
+    # A row of one's own logits, as PyTorch, NumPy or a list prints it (static/pasted.mjs), folded into at most
+    # ten classes (static/fold.mjs): the logits, the initial logits, the names and the true class in one gesture.
+    Control("paste_logits", "paste", "paste_logits", action="paste", writes=("z", "names", "y"), row=1, width=300),
     Control("add_class", "button", "add_class", action="add_class", writes=("z", "names"), row=1),
     Control("remove_class", "button", "remove_class", action="remove_class", writes=("z", "names", "y"), row=1,
             width=190),

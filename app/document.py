@@ -415,8 +415,9 @@ CONTRACT = {
 WIRED = {"log_slider": ("value", "value_throttled"), "slider": ("value", "value_throttled"), "number": ("value",),
          "select": ("value",),
          "radio": ("active",), "toggle": ("active",), "text": ("value",), "button": (), "menu": ("value",),
-         "checks": ("active",)}
+         "checks": ("active",), "paste": ("value",)}
 MENUS = {"preset": PRESETS}  # a menu's choices: its action's arguments (static/controls.mjs has the same)
+PASTE_EXAMPLE = "tensor([2.0, 1.0, 0.1])"  # what the paste box shows while empty: code, the same in every language
 
 
 def js_number(x):
@@ -473,6 +474,8 @@ def widget(c, s, t, look):
     if c.widget == "checks":
         return CheckboxButtonGroup(labels=[t[f"{c.label}_options"][v] for v in f.choices],
                                    active=[f.choices.index(v) for v in s[c.field]], **common)
+    if c.widget == "paste":
+        return TextInput(title=t[c.label], value="", placeholder=PASTE_EXAMPLE, **common)
     if c.widget == "menu":
         return Select(title=t[c.label], value="", **common,
                       options=[("", t[f"{c.label}_none"])] + [(v, t[f"{c.label}_{v}"]) for v in MENUS[c.action]])

@@ -687,6 +687,14 @@ TEXT = {
         "caption": "T = {T} · ε = {eps} · K = {K} · true class {name}: p = {p} · loss L = {loss} {unit}",
         "at_limit": "The logits stop at ±{limit}: this explainer keeps them on the axis.",
         "clamped": "A logit stops at the edge of the axis.",
+        # A row of one's own logits (static/fold.mjs): the box, and what the page says of a row it folded.
+        "paste_logits": "Paste your model's logits, then Enter",
+        "paste_folded": "Of your row's {size} values, the {kept} largest are classes of their own and the other "
+                        "{folded} are folded into “{rest}”, whose logit is their log-sum-exp: at T = 1 they hold "
+                        "p = {p} together, as in the full row.",
+        "paste_shifted": "Every logit was shifted by {shift} to fit within ±{limit}; softmax does not change.",
+        "paste_clamped": "{n} of them stayed below −{limit} and were raised to it (each had p below e^−100 of the "
+                         "largest's).",
         "max_classes": "At most {max} classes.",
         "min_classes": "At least {min} classes.",
         "name_type": "A class name must be text.",
@@ -1008,6 +1016,13 @@ TEXT = {
         "max_classes": "부류는 최대 {max}개입니다.",
         "min_classes": "부류는 최소 {min}개입니다.",
         "name_type": "부류 이름은 글자여야 합니다.",
+        "paste_logits": "내 모델의 점수(로짓)를 붙여 넣고 Enter",
+        "paste_folded": "붙여 넣은 행의 값 {size}개 중 가장 큰 {kept}개는 각각 부류가 되고, 나머지 "
+                        "{folded}개는 “{rest}”로 합쳐졌습니다. 그 점수는 이들의 log-sum-exp이므로 T = 1에서 이들의 "
+                        "확률 합은 전체 행에서와 같은 p = {p}입니다.",
+        "paste_shifted": "모든 점수를 ±{limit} 안에 들도록 {shift}만큼 옮겼습니다. 소프트맥스는 바뀌지 않습니다.",
+        "paste_clamped": "그중 {n}개는 −{limit}보다 작아 −{limit}(으)로 올렸습니다(각각 p가 가장 큰 부류의 "
+                         "e^−100배보다 작았습니다).",
         "name_blank": "부류 이름은 비어 있으면 안 됩니다.",
         "name_long": "부류 이름은 최대 {name_max}자입니다.",
         "name_control": "부류 이름에 제어 문자나 줄바꿈을 넣을 수 없습니다.",

@@ -2,7 +2,9 @@
 // app/actions.py (the page's buttons call these, Lesson's events call the twins). An action that cannot be
 // done leaves the state as it was and says why in `notice`; one that can clears it.
 
+import { fold } from "./fold.mjs";
 import { gradient_step } from "./lab.mjs";
+import { parse_logits } from "./pasted.mjs";
 import { Refusal, clean_names, name_key, number as rule_number } from "./rules.mjs";
 
 export const TEN = [2.0, 1.0, 0.1, -0.5, 0.8, -1.2, 0.3, -2.0, 1.4, -0.7];
@@ -94,6 +96,16 @@ export function rename(s, text, rules) {
   const names = clean_names(String(text).split(","), rules);
   if (names.length !== s.names.length) throw new Refusal("class_count", `${names.length} names for ${s.names.length}`);
   return { ...s, names, notice: "" };
+}
+
+/** A row of one's own logits, pasted as PyTorch, NumPy or a list prints it (static/pasted.mjs), folded into at
+ * most ten classes (static/fold.mjs), as Lesson.from_logits makes it (app/actions.py `paste`): the logits, the initial logits, the names
+ * and the true class (the largest logit's) at once, T and the rest kept. The state and the fold; a Refusal whose
+ * key says why the text is not such a row. */
+export function paste(s, text, rules, strings) {
+  const folded = fold(parse_logits(text, rules), rules, strings[s.lang]);
+  const state = { ...s, z: folded.logits, initial: [...folded.logits], names: folded.names, y: folded.y, notice: "" };
+  return { state, folded };
 }
 
 /** Set logit k to a typed or stepped value, within the limit. */

@@ -2,7 +2,7 @@
 // widget kind shows for a state, what it reads back, its labels, and what a change of it does.
 
 import {
-  add_class, add_one, preset, PRESETS, remove_class, rename, reset, set_lang, subtract_max
+  add_class, add_one, paste, preset, PRESETS, remove_class, rename, reset, set_lang, subtract_max
 } from "./actions.mjs";
 import { fit_T } from "./calibration_view.mjs";
 import { logit_text } from "./digits.mjs";
@@ -35,7 +35,7 @@ const COMMANDS = { copy_link: (page) => copy_link(page), download_png: (page) =>
   tour_setup: (page) => tour_setup(page), fit_T: (page) => fit_T(page) };
 const MENUS = { preset: PRESETS }; // a menu's choices: its action's arguments
 const HOLDS = { log_slider: "value", slider: "value", number: "value", select: "value", radio: "active",
-  toggle: "active", text: "value", menu: "value", checks: "active" };
+  toggle: "active", text: "value", menu: "value", checks: "active", paste: "value" };
 
 function field_of(c, a) {
   return a.rules.lesson_fields.find((f) => f.key === c.field);
@@ -204,6 +204,22 @@ export function draw_play(page, t) {
     button_type: page.playing ? "warning" : "default" });
 }
 
+/** A row of logits pasted into its box (and Enter): one gesture, the box emptied; a refused text stays in the
+ * box to be mended, with the notice. What the fold did is kept for the notice area (readouts.mjs
+ * pasted_html), which says it while the lesson holds the pasted classes. */
+function paste_text(page, model) {
+  const text = model.value;
+  if (text === "") return; // the page emptied it
+  let done = false;
+  act(page, (s) => {
+    const { state, folded } = paste(s, text, page.a.rules, page.a.strings);
+    page.record.pasted = folded;
+    done = true;
+    return state;
+  });
+  if (done) model.value = "";
+}
+
 /** Control c changed (a learner, a key, a script, or the page writing it): the next state, as a gesture. */
 export function on_control(page, c) {
   const { a } = page;
@@ -211,6 +227,10 @@ export function on_control(page, c) {
   if (c.widget === "button") {
     if (Object.hasOwn(COMMANDS, c.action)) COMMANDS[c.action](page);
     else act(page, (s) => ACTIONS[c.action](s, a));
+    return;
+  }
+  if (c.widget === "paste") {
+    paste_text(page, model);
     return;
   }
   if (c.widget === "menu") {

@@ -15,7 +15,7 @@ import { chain_html, jacobian_cells, naive_html, race_html, sample_columns, upda
 import { now } from "./lesson.mjs";
 import { link_of } from "./link.mjs";
 import { draw_lm, lm_frame } from "./lm_view.mjs";
-import { escape_html, fill, notice_html } from "./readouts.mjs";
+import { escape_html, fill, notice_html, pasted_html } from "./readouts.mjs";
 import { history_of, kept_noise } from "./record.mjs";
 import { draw_teach } from "./teach.mjs";
 import { draw_tour, on_phone, tour_live } from "./tour.mjs";
@@ -109,7 +109,8 @@ function draw_parts(page, s, f, t, { live, text, readouts }) {
   const tour_done = text ? draw_tour(page, f.numbers, s, t, live) : null;
   const notice = page.record.notice ?? s.notice;
   if (text) {
-    show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields) + connection_html(page, s, t), live);
+    show(page, a.notice, notice_html({ ...s, notice }, t, a.rules.fields)
+      + pasted_html(page.record.pasted, s, t, a.rules.fields) + connection_html(page, s, t), live);
   }
   draw_axes(page, s, f);
   if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);

@@ -27,8 +27,10 @@ export function page_of(a, context) {
       a,
       // The lesson: the last valid state (every gesture builds on it), the one a link or the page opened with
       // ("reset everything" goes back to it), the wire's last text sent or received and Python's last lesson,
-      // the page's own notice (never sent), and the state last drawn whole.
-      record: { valid: first_state(a), opened: null, sent: a.wire.text, from_python: null, notice: null, shown: null },
+      // the page's own notice (never sent), the state last drawn whole, and a pasted row's fold (static/fold.mjs),
+      // which the notice area describes while the lesson holds the classes it made.
+      record: { valid: first_state(a), opened: null, sent: a.wire.text, from_python: null, notice: null, shown: null,
+        pasted: null },
       // The gesture in progress (static/gestures.mjs), a pointer held down, the lab playing.
       gesture: null, pointer_down: false, playing: false,
       // The guided path: the steps seen (kept in the browser's storage), the set-up a learner may undo, whether a

@@ -150,6 +150,27 @@ export function caption_text(n, s, t) {
   });
 }
 
+/** What the page says of a pasted row (static/fold.mjs's fold of it) while state s holds its classes and
+ * logits: how many values the rest holds and their p at T = 1, the shift and the raised logits; "" when the
+ * row was kept whole, as printed, or the lesson has moved on. */
+export function pasted_html(folded, s, t, fields) {
+  if (!folded || !same_row(folded, s)) return "";
+  const said = [];
+  if (folded.folded) {
+    said.push(fill(t.paste_folded, { size: grouped(folded.size), kept: String(folded.kept.length),
+      folded: grouped(folded.folded), rest: escape_html(folded.names[folded.names.length - 1]),
+      p: fmt(folded.rest_p) }));
+  }
+  if (folded.shift) said.push(fill(t.paste_shifted, { ...fields, shift: (folded.shift > 0 ? "+" : "") + with_minus(logit_text(folded.shift)) }));
+  if (folded.clamped) said.push(fill(t.paste_clamped, { ...fields, n: String(folded.clamped) }));
+  return said.length ? `<div class="pasted">${said.join(" ")}</div>` : "";
+}
+
+function same_row(folded, s) {
+  return s.z.length === folded.logits.length && s.z.every((v, k) => v === folded.logits[k])
+    && s.names.every((name, k) => name === folded.names[k]);
+}
+
 /** The notice for state s: its key's sentence, with the limits and any detail after the key ("link_bad:z, T")
  * filled in as escaped text; "" when all is well. */
 export function notice_html(s, t, fields) {

@@ -26,11 +26,8 @@ def reader(files):
 def test_every_module_imports_what_it_uses_of_another_and_the_page_reaches_them_all():
     order = modules()
     assert list(unimported(order)) == []
-    # session_bridge.mjs is the served page's second callback, a module on its own; pasted.mjs and fold.mjs, the
-    # twins of app/pasted.py and app/fold.py, wait for the page's "Paste logits" control (issue 39), tested by
-    # node until then.
-    assert {m.name for m in order} == {p.name for p in STATIC.glob("*.mjs")} - {"session_bridge.mjs", "pasted.mjs",
-                                                                               "fold.mjs"}
+    # session_bridge.mjs is the served page's second callback, a module on its own.
+    assert {m.name for m in order} == {p.name for p in STATIC.glob("*.mjs")} - {"session_bridge.mjs"}
     for m in order:
         others = {n for o in order if o is not m for n in o.exported}
         code = re.sub(r"//[^\n]*|/\*.*?\*/", "", m.text, flags=re.S)

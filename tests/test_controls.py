@@ -10,7 +10,8 @@ from tests.twin_cases import STATES, changed
 
 # The actions of app/actions.py a control runs, with the arguments a learner can give them.
 RUNS = {"add_one": [()], "subtract_max": [()], "reset": [()], "add_class": [()], "remove_class": [()],
-        "preset": [(p,) for p in actions.PRESETS]}
+        "preset": [(p,) for p in actions.PRESETS],
+        "paste": [("tensor([2.0, 1.0, 0.1])",), (", ".join(str(-0.5 * k) for k in range(50)),)]}
 LINK_KEY = {f.key: f.link for f in fields.FIELDS}
 
 

@@ -498,7 +498,7 @@ def test_an_instructors_link_locks_and_hides_controls_and_reset_everything_keeps
     assert got == {c.name: (inert(c, s), not controls.hidden(c, s)) for c in CONTROLS}
     assert {n for n, (off, _) in got.items() if off} == {
         "temperature", "true_class", "add_one", "subtract_max", "reset", "label_smoothing", "preset", "add_class",
-        "remove_class", "class_names", "step", "play",  # a gradient step moves the logits too
+        "remove_class", "class_names", "paste_logits", "step", "play",  # a gradient step moves the logits too
         "tour_setup", "tour_back"}  # "start again" may make a fresh lesson; the path starts at its first step
     assert {n for n, (_, shown) in got.items() if not shown} == {"label_smoothing", "class_names"}
     assert "This link fixes the logits, the temperature, the true class, the class names, ε." in lp.text(pg, "header")

@@ -118,6 +118,8 @@ def gesture_of(c, s):
         return "value", ", ".join(f"{name}x" for name in s["names"])
     if c.widget == "menu":
         return "value", "two"
+    if c.widget == "paste":  # twelve values as PyTorch prints them: nine kept, the rest folded
+        return "value", f"tensor([{', '.join(f'{0.5 * k - 2:.4f}' for k in range(12))}])"
     if c.widget == "checks":
         return "active", [] if s[c.field] else [0]
     raise AssertionError(f"no gesture for a {c.widget} control ({c.name}): add one here")
