@@ -1,4 +1,5 @@
-"""`softmax-explainer export OUT.html [options]` and `softmax-explainer serve [panel serve options]`.
+"""`softmax-explainer export OUT.html [options]` (or `--scorm OUT.zip`, the page in a SCORM 1.2 package) and
+`softmax-explainer serve [panel serve options]`.
 
 Nothing heavy is imported at the top: Ctrl-C while Bokeh loads must reach the `except` below, not the
 interpreter (which would print a traceback).
@@ -33,7 +34,7 @@ def example(f):
 
 def _usage():
     """The export line lists every option (app/fields.py, a row's `cli`), wrapped under its first option."""
-    lead = f"usage: {EXPORT} OUT.html "
+    lead = f"usage: {EXPORT} OUT.html|--scorm OUT.zip "
     lines, line = [], lead
     for word in [f"[{example(f)}]" for f in FIELDS if f.cli] + ["[--overwrite]"]:
         if len(line) + len(word) > WIDTH and line.strip():

@@ -1,6 +1,7 @@
 """Write the explainer as one self-contained HTML file: every script and style inlined, no network needed.
 
     python -m app.export explainer.html --logits -2,1,0.1 --temperature 0.5 --true-class dog
+    python -m app.export --scorm lesson.zip --step 4 --lock T    # the same page in a SCORM 1.2 package
 
 Pure Bokeh (`file_html` with INLINE resources) rather than Panel's `save`, which still links stylesheets
 from a CDN (panel#6759, #7073). The page runs the same document and callbacks as the served app, and opens
@@ -17,7 +18,7 @@ from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.resources import Resources
 
-from . import files, link, names, refusal, rules
+from . import files, link, names, refusal, rules, scorm
 from .bundle import MissingFile
 from .document import VIEWPORT, build
 from .fields import FIELDS, K_BOUNDS
@@ -55,6 +56,12 @@ def write_page(lesson: Lesson, path, overwrite: bool = False) -> Path:
     """Write the page for `lesson` to `path` without losing anything there (app/files.py)."""
     files.destination(path, overwrite)  # refuse before spending a second on the page
     return files.write_text(path, page_html(lesson), overwrite)
+
+
+def write_scorm(lesson: Lesson, path, overwrite: bool = False) -> Path:
+    """Write the page for `lesson` in a SCORM 1.2 package (app/scorm.py) to `path`, as write_page writes it."""
+    files.destination(path, overwrite)
+    return files.write_bytes(path, scorm.package(page_html(lesson), TEXT[lesson.lang]["title"]), overwrite)
 
 
 _SHORT = reprlib.Repr()
@@ -260,7 +267,8 @@ class Once(argparse.Action):
 
 
 # The options that take a value, under each of their names.
-VALUE_OPTIONS = tuple(name for f in BY_PARAM.values() if f.kind != "flag" for name in (f.cli.name, f.cli.short) if name)
+VALUE_OPTIONS = (*(name for f in BY_PARAM.values() if f.kind != "flag" for name in (f.cli.name, f.cli.short) if name),
+                 "--scorm")
 
 
 def attach_values(argv):
@@ -274,10 +282,13 @@ def attach_values(argv):
 
 def parser(prog="python -m app.export"):
     p = OneLineErrors(prog=prog, description=__doc__.splitlines()[0])
-    p.add_argument("out", help="the HTML file to write, e.g. explainer.html")
+    p.add_argument("out", nargs="?", help="the HTML file to write, e.g. explainer.html")
+    p.add_argument("--scorm", action=Once, metavar="OUT.zip",
+                   help="write the page in a SCORM 1.2 package for a course platform instead (Moodle, Canvas, "
+                        "Blackboard: it reports the lesson completed when the learner does its step's task)")
     for f in BY_PARAM.values():
         _add_option(p, f)
-    p.add_argument("--overwrite", action=Once, flag=True, help="replace OUT.html even if it is read-only")
+    p.add_argument("--overwrite", action=Once, flag=True, help="replace the file even if it is read-only")
     return p
 
 
@@ -313,15 +324,20 @@ def main(argv=None, prog="python -m app.export"):
     try:
         p = parser(prog)
         args = p.parse_args(attach_values(sys.argv[1:] if argv is None else argv))
+        if (args.out is None) == (args.scorm is None):
+            p.error("give the HTML file to write (OUT.html) or --scorm OUT.zip, one of them")
+        path = args.out if args.scorm is None else args.scorm
         try:
             lesson = lesson_from_args(args)
-            out = write_page(lesson, args.out, overwrite=args.overwrite)
+            out = (write_page if args.scorm is None else write_scorm)(lesson, path, overwrite=args.overwrite)
         except (ValueError, MissingFile) as e:
             p.exit(2, f"{p.prog}: error: {one_line(str(e))}\n")
         except OSError as e:
-            p.exit(2, f"{p.prog}: error: {one_line(f'cannot write {files.shown(args.out)}: {e.strerror or e}')}\n")
+            p.exit(2, f"{p.prog}: error: {one_line(f'cannot write {files.shown(path)}: {e.strerror or e}')}\n")
         size = out.stat().st_size / 1e6
-        print(f"wrote {files.shown(out)} ({size:.1f} MB): open it in any browser, no network needed")
+        opened = ("open it in any browser, no network needed" if args.scorm is None
+                  else "import it into a course platform as a SCORM 1.2 package")
+        print(f"wrote {files.shown(out)} ({size:.1f} MB): {opened}")
     except KeyboardInterrupt:
         # Ctrl-C is an answer, not a crash: one line, and write_text has removed its temporary file.
         done = "nothing was written" if out is None else f"{files.shown(out)} was written"

@@ -68,8 +68,12 @@ def destination(path: str | os.PathLike, overwrite: bool = False) -> tuple[Path,
 
 def write_text(path: str | os.PathLike, text: str, overwrite: bool = False) -> Path:
     """Write `text` to `path` atomically (see the module doc); return the real path written."""
+    return write_bytes(path, text.encode("utf-8"), overwrite)
+
+
+def write_bytes(path: str | os.PathLike, data: bytes, overwrite: bool = False) -> Path:
+    """Write `data` to `path` atomically (see the module doc); return the real path written."""
     target, old = destination(path, overwrite)
-    data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

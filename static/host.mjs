@@ -4,6 +4,7 @@
 // Nothing goes to the network: a host that wants a record keeps it.
 
 import { link_of } from "./link.mjs";
+import { lms_completed, lms_start } from "./scorm.mjs";
 
 const VERBS = {
   completed: "http://adlnet.gov/expapi/verbs/completed",
@@ -45,6 +46,7 @@ export function tell_height(a, height) {
 /** The lesson as its link (the keys after "#" or "?"): `ready` once it is drawn, `state` after each gesture
  * that changed it, so a host can keep where its learner is and open it again. */
 export function tell_lesson(a, kind, s) {
+  if (kind === "ready") lms_start(a, s); // a SCORM 1.2 platform, when one launched the page (scorm.mjs)
   tell(a, { softmax_explainer: kind, link: link_of(s, a.strings, a.rules) });
 }
 
@@ -52,6 +54,7 @@ export function tell_lesson(a, kind, s) {
  * when a prediction is chosen (with whether it was right). It has no actor: the platform that stores it knows its
  * learner. Told only when the lesson's link asks (xapi=1), and only to the parent. */
 export function tell_statement(a, s, verb, step, result) {
+  if (verb === "completed") lms_completed(s, s.step);
   if (!s.xapi) return;
   const title = a.strings[s.lang].tour_steps[step.id].title.replace(/<[^>]+>/g, "");
   tell(a, {
