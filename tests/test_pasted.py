@@ -6,7 +6,6 @@ reads the same cases (tests/js/make_pasted.py).
 """
 
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -134,25 +133,31 @@ def test_a_non_text_value_is_a_type_refusal():
         parse_logits([1, 2])
 
 
-@pytest.mark.parametrize("text", ids=["brackets", "blanks", "blank list", "comma list", "digits", "exponents",
-                                      "open tensor", "keywords", "dots"], argvalues=[
-    "[" * (PASTE_MAX // 2) + "]" * (PASTE_MAX // 2),
-    " " * PASTE_MAX,
-    "1 " * (PASTE_MAX // 2),
-    "1," * (PASTE_MAX // 2),
-    "1" * PASTE_MAX,
-    "1e" * (PASTE_MAX // 2),
-    "tensor(" + "[1," * (PASTE_MAX // 3 - 3) + ")",
-    "[1, 2]" + ", a=1" * (PASTE_MAX // 5 - 2),
-    "1 " + "." * (PASTE_MAX - 2),
-])
-def test_hostile_text_at_the_longest_is_answered_in_linear_time(text):
-    start = time.perf_counter()
-    try:
+# Text at the longest a paste may be, shaped to make a careless parser slow (nested brackets, runs of blanks,
+# digits, exponents, keywords): each is answered as it should be. How long each takes beside a plain row of the
+# same length: tests/benchmarks/bench_paste.py (speed is a benchmark's, not a test's).
+HOSTILE = {
+    "brackets": ("[" * (PASTE_MAX // 2) + "]" * (PASTE_MAX // 2), "paste_batch"),
+    "blanks": (" " * PASTE_MAX, "paste_count"),
+    "blank list": ("1 " * (PASTE_MAX // 2), PASTE_MAX // 2),
+    "comma list": ("1," * (PASTE_MAX // 2), PASTE_MAX // 2),
+    "digits": ("1" * PASTE_MAX, "paste_not_finite"),
+    "exponents": ("1e" * (PASTE_MAX // 2), "paste_format"),
+    "open tensor": ("tensor(" + "[1," * (PASTE_MAX // 3 - 3) + ")", "paste_count"),
+    "keywords": ("[1, 2]" + ", a=1" * (PASTE_MAX // 5 - 2), "paste_format"),
+    "dots": ("1 " + "." * (PASTE_MAX - 2), "paste_summary"),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_text_at_the_longest_is_answered(name):
+    text, answer = HOSTILE[name]
+    if isinstance(answer, int):
+        assert parse_logits(text) == [1.0] * answer
+        return
+    with pytest.raises(Refusal) as e:
         parse_logits(text)
-    except Refusal:
-        pass
-    assert time.perf_counter() - start < 3.0
+    assert e.value.key == answer
 
 
 def test_a_gpt2_row_printed_in_full_by_numpy_reads_back_and_fits_the_limit():
