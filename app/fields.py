@@ -126,7 +126,7 @@ LESSON_FIELDS = (
           default=False, link="lm", cli=Option("--language-model", help="show the road to language models")),
     Field("vlang", "vocab_lang", "choice", "The vocabulary's language: wordfreq's 50,000 English words or 29,988 "
           "Korean morphemes (wordfreq splits Korean text into them), each one's logit ln(frequency).",
-          default="en", choices=LANGS, link="vlang",
+          default="en", choices=("en", "ko"), link="vlang",  # wordfreq's data (app/data): not every page language
           cli=Option("--vocabulary", help="the vocabulary's language")),
     Field("topk", "top_k", "count", "Top-k: keep the k most probable words (ties with the k-th stay); 0 keeps "
           "every word.", default=0, bounds=(0, 50_000), refusal="topk_range", link="topk",

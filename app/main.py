@@ -6,7 +6,7 @@ The query sets the lesson (?z=-1,3,0.5&T=0.5&y=2, see app/link.py); the app read
 `Location` (which parses every query and broke the session on some, e.g. ?y=%C2%B2) is left out.
 app/server.py `install` sets the serving rules (no `bokeh-*` keys from links, bounded work, one-line logs).
 
-`--args` takes `--lang en|ko`, the language when the query names none. Bad `--args` stop the server at
+`--args` takes `--lang en|ko|es`, the language when the query names none. Bad `--args` stop the server at
 start with one line (that needs `--warm`, which runs this script once before serving; `softmax-explainer
 serve` adds it); without `--warm` a visitor gets the same one line on the page instead of a dead session.
 """

@@ -37,7 +37,7 @@ def parse_serve_args(argv):
     'ko'
     >>> parse_serve_args(["--lang", "xx"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    app.serve_args.UsageError: argument --lang: invalid choice: 'xx' (choose from 'en', 'ko') (usage: ...)
+    app.serve_args.UsageError: argument --lang: invalid choice: 'xx' (choose from 'en', 'ko', 'es') (usage: ...)
     """
     parser = _Parser(prog="app/main.py", add_help=True)
     parser.add_argument("--lang", choices=LANG.choices, default=LANG.default, help="language when the link names none")

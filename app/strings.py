@@ -1,4 +1,4 @@
-"""Every string the explainer shows, in English and Korean: one table, so no label is hard-coded in a view.
+"""Every string the explainer shows, in English, Korean and Spanish: one table, so no label is hard-coded in a view.
 
 The page receives the whole table and switches language without a reload; tests check that each language's
 page shows none of the other's strings. `{name}`-style fields are filled by the renderers.
@@ -145,7 +145,8 @@ TOUR_EN = {
                 "the diagonal: it is overconfident. Temperature scaling divides all its logits by one number T, fitted "
                 "on validation digits by maximum likelihood (the least mean NLL). The classifier's T is now {cT}.",
         "task": "Bring the classifier's T to where the validation NLL is least, about 2.36.",
-        "hint": "Press “Fit T on validation”, or move “The classifier's T” to the bottom of the dashed curve.",
+        "hint": "Press “Fit T on validation”, or move “The classifier's temperature T” to the bottom of the dashed "
+                "curve.",
         "done": "The gaps shrink and ECE falls, while the accuracy stays what it was: dividing by T never changes "
                 "which logit is largest.",
         "missing": ["Open “Calibrate a real classifier” (under “Try:”) to see the classifier.",
@@ -423,6 +424,232 @@ TOUR_KO = {
     },
 }
 
+TOUR_ES = {
+    "scores": {
+        "title": "Las puntuaciones se vuelven probabilidades",
+        "text": "Cada clase tiene una puntuación z, su logit. La función softmax convierte las puntuaciones en "
+                "probabilidades: p<sub>k</sub> = e<sup>z<sub>k</sub>/T</sup> / Σ<sub>j</sub> "
+                "e<sup>z<sub>j</sub>/T</sup>. Cada p está entre 0 y 1, y todas juntas suman 1. Ahora {name0} "
+                "tiene p = {p0} y {name1} tiene p = {p1}.",
+        "task": "Haz que la probabilidad de {name1} supere la de {name0} sin mover {name0}.",
+        "hint": "Arrastra el punto de {name1} por encima del de {name0}, o escribe un logit mayor para {name1} bajo "
+                "las figuras.",
+        "done": "Deciden el orden y las distancias entre puntuaciones: la puntuación mayor tiene la probabilidad "
+                "mayor.",
+        "missing": ["", "{name0} pasó de {z0_start} a {z0}: devuélvelo a su sitio o pulsa «Volver a los logits "
+                        "iniciales»."],
+    },
+    "shift": {
+        "title": "Solo importan las diferencias",
+        "text": "Sumar el mismo número c a todas las puntuaciones no cambia nada: e<sup>(z<sub>k</sub> + c)/T</sup> = "
+                "e<sup>c/T</sup>·e<sup>z<sub>k</sub>/T</sup>, y e<sup>c/T</sup> se cancela entre el numerador y el "
+                "denominador. La puntuación de {name0} es {z0} y su probabilidad, p = {p0}.",
+        "task": "Pulsa «Sumar 1 a todos los logits» tres veces: los puntos suben y las barras se quedan igual.",
+        "hint": "El botón está bajo las figuras. Mira las barras mientras suben los puntos.",
+        "done": "Las probabilidades no se movieron: softmax solo ve las diferencias entre puntuaciones.",
+        "predict": "Si todas las puntuaciones suben 1, las barras…",
+        "choices": ["subirán", "se quedarán como están", "bajarán"],
+    },
+    "naive": {
+        "title": "Por qué el código resta la puntuación más alta",
+        "text": "Calculada tal como se escribe, softmax toma e<sup>z/T</sup> de cada puntuación, y float64 guarda "
+                "números hasta unos e<sup>709.78</sup>. Aquí el mayor z/T es {zmax}: {naive_now}. Las figuras son "
+                "exactas: restan primero la puntuación más alta, lo que no cambia nada (el paso anterior) y deja "
+                "todos los exponentes en 0 o por debajo.",
+        "task": "Sin cambiar T, haz que la softmax ingenua dé números: pulsa «Restar el logit más alto» y compara "
+                "las columnas de la tabla.",
+        "hint": "El botón está junto a «Sumar 1 a todos los logits». Subir T también acabaría con el "
+                "desbordamiento, pero cambia el modelo: las probabilidades cambiarían con él.",
+        "done": "Las mismas probabilidades y ningún desbordamiento: las bibliotecas calculan "
+                "e<sup>(z − max z)/T</sup>, y la columna ingenua coincide ya con las demás.",
+        "missing": ["Abre la tabla de la softmax ingenua («Romper la softmax ingenua») para ver el desbordamiento.",
+                    "", "T cambió: pulsa «Empezar de nuevo». El arreglo debe dejar el modelo como está."],
+    },
+    "temperature": {
+        "title": "Temperatura: de argmax a la distribución uniforme",
+        "text": "Dividir las puntuaciones entre T agudiza o aplana las probabilidades. Cuando T → 0, la puntuación "
+                "más alta se lo lleva todo (argmax); cuando T crece, cada clase tiende a 1/K. Ahora T = {T}, y la "
+                "entropía, cuánto se reparte p, es {entropy_bits} bits; como mucho vale log<sub>2</sub> K.",
+        "task": "Encuentra una T con la que la entropía supere 1.5 bits.",
+        "hint": "Cuanto más alta la temperatura, más planas las barras: mueve el control de la temperatura hacia "
+                "la derecha.",
+        "done": "Cerca de la distribución uniforme la entropía se acerca a log<sub>2</sub> 3 ≈ 1.585 bits, lo máximo "
+                "que caben en tres clases.",
+        "predict": "Cuando T tiende a 0, las probabilidades tienden a…",
+        "choices": ["todo en la puntuación más alta (argmax)", "1/K cada una (uniforme)", "quedarse como están"],
+    },
+    "lse": {
+        "title": "log-sum-exp, un máximo suave",
+        "text": "El denominador de softmax, en forma logarítmica, es log-sum-exp: LSE(z/T) = ln Σ<sub>k</sub> "
+                "e<sup>z<sub>k</sub>/T</sup>. Está entre el mayor z/T y ese valor más ln K: ahora {zmax} ≤ {lse} "
+                "≤ {zmax} + {lnK} (ln K es un número sin unidades, como z/T). El logaritmo de una probabilidad es "
+                "entonces ln p<sub>k</sub> = z<sub>k</sub>/T − LSE(z/T).",
+        "task": "Acerca log-sum-exp a menos de 0.05 del mayor z/T.",
+        "hint": "Baja la temperatura, o arrastra la puntuación más alta más lejos de las demás.",
+        "done": "Cuando una puntuación domina, log-sum-exp es el propio máximo; cuando las puntuaciones están "
+                "cerca, queda hasta ln K por encima.",
+    },
+    "sigmoid": {
+        "title": "Dos clases: la sigmoide",
+        "text": "Con dos clases, softmax es la sigmoide de la diferencia: p<sub>1</sub> = σ((z<sub>1</sub> − "
+                "z<sub>2</sub>)/T). Con puntuaciones iguales da 0.5; ahora {name0} tiene p = {p0}.",
+        "task": "Lleva la probabilidad de {name0} a unos 0.88: entre 0.85 y 0.91.",
+        "hint": "σ(2) ≈ 0.881: pon la puntuación de {name0} 2 por encima de la de {name1}. Escribe 2 en la primera "
+                "casilla de logit, o arrastra.",
+        "done": "La regresión logística es la softmax de dos clases: una diferencia de puntuaciones, una sigmoide.",
+        "predict": "Con la puntuación de {name0} 2 por encima de la de {name1}, la probabilidad de {name0} será "
+                   "de unos…",
+        "choices": ["0.67", "0.88", "0.99"],
+    },
+    "loss": {
+        "title": "La pérdida: −ln p de la clase verdadera",
+        "text": "Con un objetivo one-hot, la entropía cruzada es L = −ln p<sub>y</sub>: la sorpresa ante la clase "
+                "verdadera. La clase verdadera, {name_y}, tiene ahora p = {p_y}, y la pérdida es {loss}. Un modelo "
+                "seguro de la respuesta correcta no paga casi nada; uno seguro de una respuesta equivocada paga "
+                "mucho.",
+        "task": "Haz que la pérdida baje de 0.1 nats.",
+        "hint": "Arrastra hacia arriba el punto de la clase verdadera, o los demás hacia abajo: p<sub>y</sub> tiene "
+                "que superar e<sup>−0.1</sup> ≈ 0.905.",
+        "done": "Entrenar es hacer pequeño este número sobre muchos ejemplos: dicho de otro modo, máxima "
+                "verosimilitud.",
+        "predict": "Si la probabilidad de la clase verdadera se reduce a la mitad, la pérdida…",
+        "choices": ["se reduce a la mitad", "sube ln 2 ≈ 0.693 nats", "se duplica"],
+    },
+    "information": {
+        "title": "Entropía cruzada = entropía + KL, en bits o nats",
+        "text": "La pérdida se divide en un suelo y una distancia: H(y′, p) = H(y′) + KL(y′‖p). Con un objetivo "
+                "one-hot el suelo H(y′) es 0, y toda la pérdida es la divergencia KL. La pérdida es ahora {loss}; "
+                "un bit son ln 2 ≈ 0.693 nats.",
+        "task": "Cambia las unidades a bits: la misma pérdida, dividida entre ln 2.",
+        "hint": "Pulsa «bits», junto al control del suavizado de etiquetas.",
+        "done": "Los bits cuentan preguntas de sí o no; los nats son lo que da ln: la misma información en otras "
+                "unidades.",
+    },
+    "gradient": {
+        "title": "El gradiente p − y, y las flechas",
+        "text": "La pendiente de la pérdida respecto a cada puntuación es ∂L/∂z<sub>k</sub> = (p<sub>k</sub> − "
+                "y′<sub>k</sub>)/T. Las flechas verde azulado muestran −∂L/∂z, hacia donde un paso de gradiente "
+                "mueve cada puntuación: la clase verdadera sube (1 − p<sub>y</sub>)/T y cada una de las demás baja "
+                "p<sub>k</sub>/T. La flecha de la clase verdadera vale ahora {g_y}. Seguro y en lo cierto: flechas "
+                "diminutas. Seguro y equivocado: las más grandes.",
+        "task": "Haz que el modelo se equivoque con seguridad: {name1} por encima de 0.9 mientras {name0} sigue "
+                "siendo la clase verdadera.",
+        "hint": "Sube {name1} unas cuatro unidades y mira cómo crece la flecha de {name0} hacia su máximo, 1/T.",
+        "done": "Cuanto peor el error, más fuerte el empujón, hasta 1/T: la entropía cruzada aprende deprisa de los "
+                "errores cometidos con seguridad.",
+    },
+    "runaway": {
+        "title": "La pérdida nunca llega a 0",
+        "text": "Un paso de gradiente mueve las puntuaciones siguiendo las flechas: z ← z − η·(p − y′)/T. La "
+                "pérdida baja, pero p<sub>y</sub> = 1 exigiría puntuaciones infinitamente separadas, así que siguen "
+                "alejándose mientras la pérdida se acerca poco a poco a 0. La pérdida es ahora {loss}.",
+        "task": "Da pasos de gradiente hasta que la pérdida baje de 0.02.",
+        "hint": "Pulsa «Dar un paso» una y otra vez, o «Reproducir» y luego «Pausar».",
+        "done": "Cada paso gana menos: con un objetivo one-hot las puntuaciones crecen sin fin. El suavizado de "
+                "etiquetas, a continuación, les da un sitio donde pararse.",
+    },
+    "smoothing": {
+        "title": "Suavizado de etiquetas: un suelo y una distancia óptima",
+        "text": "Con ε > 0 el objetivo es y′ = (1 − ε)·onehot(y) + ε/K: incluso la respuesta perfecta conserva algo "
+                "de duda. La pérdida tiene entonces un suelo H(y′) = {floor} que no puede cruzar, y lo alcanza a una "
+                "distancia finita óptima entre la puntuación verdadera y las demás. La pérdida es ahora {loss}.",
+        "task": "Da pasos hasta que la pérdida quede a menos de 0.001 de su suelo.",
+        "hint": "Reproduce los pasos: los puntos se detienen en la distancia óptima en lugar de escaparse.",
+        "done": "Las puntuaciones se asientan: el suavizado impide que un modelo haga crecer sus logits sin fin.",
+    },
+    "sampling": {
+        "title": "El muestreo dibuja las barras",
+        "text": "De un modelo que da p también se puede muestrear: el truco Gumbel-max extrae la clase k con "
+                "probabilidad p<sub>k</sub> (suma ruido de Gumbel a z/T y toma el mayor). Es el modelo de elección "
+                "de McFadden (1974): quien suma ruido de Gumbel a cada puntuación elige según softmax, el nombre que "
+                "le dio Bridle en 1990. Con N = {n} extracciones las frecuencias oscilan en torno a p; con más "
+                "extracciones se acercan a las barras.",
+        "task": "Extrae al menos 10,000 muestras.",
+        "hint": "Escribe 10000 en «Muestras N».",
+        "done": "Las frecuencias se quedan dentro de sus bigotes de ±2σ, que se encogen como 1/√N.",
+    },
+    "calibration": {
+        "title": "Estar seguro al 90 % no es acertar el 90 %",
+        "text": "Un clasificador real de dígitos manuscritos (los dígitos de UCI, apartados de su entrenamiento) "
+                "puntúa diez clases; abajo se ve lo seguro que está frente a lo a menudo que acierta. Con T = 1 la "
+                "mayoría de sus barras quedan bajo la diagonal: es demasiado confiado. El escalado de temperatura "
+                "divide todos sus logits entre un solo número T, ajustado en los dígitos de validación por máxima "
+                "verosimilitud (el menor NLL medio). La T del clasificador es ahora {cT}.",
+        "task": "Lleva la T del clasificador a donde el NLL de validación es mínimo, unos 2.36.",
+        "hint": "Pulsa «Ajustar T en validación», o mueve «Temperatura T del clasificador» hasta el fondo de la "
+                "curva discontinua.",
+        "done": "Las diferencias se reducen y el ECE baja, mientras la exactitud sigue igual: dividir entre T nunca "
+                "cambia qué logit es el mayor.",
+        "missing": ["Abre «Calibrar un clasificador real» (en «Prueba:») para ver el clasificador.",
+                    "T está por debajo del ajuste: el NLL de validación aún baja al subir T.",
+                    "T ha pasado el ajuste: el NLL de validación vuelve a subir."],
+        "predict": "Sube la T del clasificador: su exactitud…",
+        "choices": ["subirá", "seguirá igual", "bajará"],
+    },
+    "decoding": {
+        "title": "Decodificación: T, y luego top-k, top-p y min-p",
+        "text": "Un modelo de lenguaje extrae su siguiente token de una softmax sobre todo su vocabulario. Aquí los "
+                "logits son el ln(frecuencia) de un vocabulario real (gris): un modelo sin contexto. La "
+                "decodificación los divide entre T y luego corta la cola, en el orden de Hugging Face: top-k deja "
+                "las k palabras más probables, top-p las menos posibles cuya masa llega a p, min-p las que tienen "
+                "p ≥ min-p · max p; lo que queda se renormaliza (azul). Ahora T = {T} y top-p = {topp}.",
+        "task": "Deja top-p activo y baja T por debajo de 0.6: mira cómo baja «Quedan».",
+        "hint": "Mueve a la izquierda el control de la temperatura; «Top-p» está junto al vocabulario.",
+        "done": "Una T más baja concentra la masa en menos palabras, así que el mismo núcleo guarda muchas menos: T "
+                "actúa primero y los filtros cortan lo que deja.",
+        "missing": ["Abre «Hacia los modelos de lenguaje» (en «Prueba:») para ver el vocabulario.", "",
+                    "Top-p está desactivado (1): vuelve a ponerlo por debajo de 1."],
+        "predict": "Con top-p = 0.9, T baja de 1 a 0.5. Las palabras que quedan serán…",
+        "choices": ["más", "menos", "las mismas"],
+    },
+    "attention": {
+        "title": "La atención es una softmax, y ALiBi un factor e<sup>−m·d</sup>",
+        "text": "La atención pondera los tokens anteriores a una consulta con una softmax sobre sus puntuaciones. "
+                "Aquí las clases son seis tokens cuyas puntuaciones son los logits, todos iguales al principio: nada "
+                "los distingue. ALiBi suma −m·d a la puntuación de un token d posiciones atrás, y softmax lo "
+                "convierte en un factor e<sup>−m·d</sup>: la cabeza h tiene la pendiente m = 2<sup>−h</sup> (de ocho "
+                "cabezas). El peso del último token sobre el primero es ahora {alibi_far} del que se da a sí mismo.",
+        "task": "Elige la cabeza de ALiBi con la que el primer token recibe menos de una décima parte de lo que el "
+                "último token se da a sí mismo.",
+        "hint": "«Cabeza de ALiBi» está encima del mapa de atención; cuanto más empinada la pendiente m, más "
+                "deprisa caen los pesos con la distancia d = 5.",
+        "done": "e<sup>−5/2</sup> ≈ 0.08: cuanto más atrás, menor el peso, por el mismo factor en cada paso de "
+                "distancia.",
+        "missing": ["Abre «Hacia los modelos de lenguaje» (en «Prueba:») para ver el mapa de atención.", ""],
+        "predict": "Cabeza 1 (m = 1/2): el peso del último token sobre el token justo anterior, frente a su peso "
+                   "sobre sí mismo, será…",
+        "choices": ["e<sup>−1/2</sup> ≈ 0.61 veces", "1/2 veces", "el mismo"],
+    },
+    "router": {
+        "title": "Un enrutador envía cada token a k expertos",
+        "text": "Una mezcla de expertos puntúa cada experto para un token, se queda con las k puntuaciones más "
+                "altas y pondera sus salidas con una softmax solo sobre esas k. Aquí las clases son los expertos y "
+                "sus logits las puntuaciones del enrutador, con k = {rk}; elige {routed}.",
+        "task": "Haz que el enrutador envíe el token a {name2}, con k todavía en 2.",
+        "hint": "Arrastra el punto de {name2} por encima del de {name1} en la figura de logits de arriba, o escribe "
+                "un logit mayor para {name2}.",
+        "done": "Se ejecutan exactamente k expertos: {name2} ocupó el lugar de {name1}, y los dos pesos vuelven a "
+                "sumar 1.",
+        "missing": ["Abre «Hacia los modelos de lenguaje» (en «Prueba:») para ver el enrutador.", "",
+                    "k cambió: vuelve a poner la k del enrutador en 2."],
+        "predict": "k = 2. Cuando la puntuación de {name2} supera la de {name1}, ¿cuántos expertos se ejecutan?",
+        "choices": ["2: {name2} sustituye a {name1}", "3: {name2} se suma a ellos", "1: solo {name0}"],
+    },
+    "start": {
+        "title": "Un modelo que no sabe nada empieza en ln K",
+        "text": "Antes de entrenar, un modelo no tiene motivo para preferir una clase: puntuaciones iguales dan "
+                "p = 1/K y la pérdida ln K, aquí {ln_k}; para un modelo de lenguaje es ln V sobre su vocabulario, "
+                "10.82 para los 50,257 tokens de GPT-2. Todo modelo debería empezar cerca de ahí; una primera "
+                "pérdida mucho mayor indica que algo falla. La pérdida es ahora {loss}.",
+        "task": "Iguala todas las puntuaciones: la pérdida pasa a ser ln K.",
+        "hint": "Elige el escenario «No sabe nada: logits iguales», o escribe el mismo valor en cada casilla de "
+                "logit.",
+        "done": "ln K es la referencia: aprender es tener una pérdida por debajo. Ese es todo el recorrido; "
+                "desactiva «Recorrido guiado» para explorar libremente.",
+    },
+}
+
+
 TEXT = {
     "en": {
         "title": "Softmax and cross-entropy, by hand",
@@ -608,8 +835,9 @@ TEXT = {
         "bits": "bits",
         "copy_link": "Copy link",
         "download_png": "Save figures (PNG)",
+        "download_svg": "Save figures (SVG)",
         "lang": "Language",
-        "lang_options": {"en": "English", "ko": "Korean"},
+        "lang_options": {"en": "English", "ko": "Korean", "es": "Spanish"},
         "theme": "Dark theme",
         "lecture": "Lecture mode",
         "teach": "Instructor",
@@ -935,8 +1163,9 @@ TEXT = {
         "bits": "비트",
         "copy_link": "링크 복사",
         "download_png": "그림 저장 (PNG)",
+        "download_svg": "그림 저장 (SVG)",
         "lang": "언어",
-        "lang_options": {"en": "영어", "ko": "한국어"},
+        "lang_options": {"en": "영어", "ko": "한국어", "es": "스페인어"},
         "theme": "어두운 테마",
         "lecture": "강의 모드",
         "teach": "강사용",
@@ -1080,6 +1309,343 @@ TEXT = {
         "tour_live_done": "할 일을 마쳤습니다: {done}",
         "step_range": "단계는 {step_lo}에서 {step_hi} 사이입니다.",
         "tour_steps": TOUR_KO,
+    },
+    "es": {
+        "title": "Softmax y entropía cruzada, a mano",
+        "subtitle": "Arrastra un punto hacia arriba o hacia abajo, o escribe un logit debajo. Todos los números "
+                    "cambian en el mismo fotograma.",
+        "locked_note": "Este enlace fija {keys}.",
+        "lock_names": {"z": "los logits", "T": "la temperatura", "y": "la clase verdadera", "eps": "ε",
+                       "lr": "la tasa de aprendizaje", "units": "las unidades", "names": "los nombres de las clases",
+                       "lang": "el idioma", "theme": "el tema", "lecture": "el modo presentación",
+                       "open": "las secciones abiertas", "n": "el número de muestras", "seed": "la semilla",
+                       "sample": "las muestras", "jacobian": "la jacobiana", "naive": "la softmax ingenua",
+                       "dtype": "el tipo numérico", "learn": "los pasos de gradiente",
+                       "logloss": "la escala de la figura de la pérdida", "step": "el paso del recorrido",
+                       "tour": "el recorrido guiado", "calib": "la vista de calibración",
+                       "cT": "la temperatura del clasificador", "bins": "los intervalos",
+                       "lm": "la vista de modelos de lenguaje", "vlang": "el vocabulario", "topk": "top-k",
+                       "topp": "top-p", "minp": "min-p", "head": "la cabeza de ALiBi", "rk": "la k del enrutador",
+                       "fn": "la figura de la función", "teach": "la sección docente"},
+        "class_names": ["gato", "perro", "pájaro", "pez", "caballo", "rana", "ciervo", "barco", "camión", "avión"],
+        "logit_title": "Logits z (arrastra los puntos)",
+        "logit_hint": "flechas verde azulado: −∂L/∂z = (y′ − p)/T, al doble de longitud",
+        "logit_axis": "logit z",
+        "prob_title": "Probabilidades p = softmax(z / T)",
+        "prob_hint": "contorno: clase verdadera · naranja: objetivo y′",
+        "prob_axis": "probabilidad p",
+        "class_axis": "clase",
+        "temperature": "Temperatura T (escala log.)",
+        "true_class": "Clase verdadera y",
+        "add_one": "Sumar 1 a todos los logits",
+        "subtract_max": "Restar el logit más alto",
+        "reset": "Volver a los logits iniciales",
+        "reset_all": "Reiniciar todo",
+        "add_class": "Añadir una clase",
+        "remove_class": "Quitar la última clase",
+        "class_names_box": "Nombres de las clases, separados por comas",
+        "row_class": "clase {i}",
+        "row_rest": "resto ({n})",
+        "preset": "Escenario",
+        "preset_none": "Elige un escenario…",
+        "preset_seed": "Gato, perro, pájaro",
+        "preset_two": "Dos clases: la sigmoide",
+        "preset_ten": "Diez clases",
+        "preset_uniform": "No sabe nada: logits iguales",
+        "label_smoothing": "Suavizado de etiquetas ε",
+        "learning_rate": "Tasa de aprendizaje η (marca: 4T²)",
+        "lab_title": "Prueba:",
+        "learn": "Aprender paso a paso",
+        "log_loss": "Escala logarítmica",
+        "step": "Dar un paso",
+        "play": "Reproducir",
+        "pause": "Pausar",
+        "sample": "Extraer N muestras",
+        "num_samples": "Muestras N",
+        "seed": "Semilla",
+        "jacobian": "Mostrar la jacobiana",
+        "naive": "Romper la softmax ingenua",
+        "naive_dtype": "Tipo numérico",
+        "float64": "float64",
+        "float32": "float32",
+        "float16": "float16",
+        "loss_title": "Pérdida tras cada paso de gradiente",
+        "loss_hint": "L tras cada paso de gradiente, con la tasa de aprendizaje η elegida",
+        "loss_step": "paso",
+        "loss_x": "paso",
+        "update_label": "Un paso, z ← z − η·(p − y′)/T:",
+        "update_stable": "por debajo de η = 4T² = {limit} un paso nunca sube la pérdida; desde 2T² puede pasarse del "
+                         "óptimo y oscilar a su alrededor; con un objetivo one-hot la pérdida baja con cualquier η",
+        "update_sum": "La suma de los logits no cambia:",
+        "jacobian_title": "Jacobiana ∂pᵢ/∂zⱼ",
+        "jacobian_hint": "= pᵢ(δᵢⱼ − pⱼ)/T · rojo +, azul −",
+        "jacobian_rows": "Mayor suma de una fila (0: sumar 1 a todos los logits no cambia ninguna p):",
+        "jacobian_chain": "Regla de la cadena (∂L/∂p)ᵀJ:",
+        "jacobian_arrows": "∂L/∂z = (p − y′)/T, en sentido opuesto a las flechas:",
+        "race_title": "Las primeras extracciones: z<sub>k</sub>/T + g<sub>k</sub>, gana el mayor (en negrita)",
+        "race_draw": "extracción",
+        "race_counts": "Victorias en las N = {n} extracciones: {counts} (el ◆ sobre las barras, con bigotes de ±2σ)",
+        "draws_hint": "◆: proporción de las N muestras, ±2σ",
+        "naive_title": "softmax(z/T) de tres maneras en {dtype}",
+        "naive_col_naive": "ingenua e<sup>u</sup>/Σe<sup>u</sup>",
+        "naive_col_shifted": "restando el máximo",
+        "naive_col_log": "exp(log-softmax)",
+        "naive_over": "El mayor z/T es {top}, por encima de ln(máx. {dtype}) = {at}: e<sup>z/T</sup> se desborda, y "
+                      "la forma ingenua divide inf entre inf.",
+        "naive_under": "e<sup>z/T</sup> desborda {dtype} a partir de z/T = ln(máx.) = {at}; el mayor z/T es {top}.",
+        "naive_sum": "El mayor z/T es {top}, por debajo de ln(máx. {dtype}) = {at}: ningún e<sup>z/T</sup> se "
+                     "desborda, pero su suma sí, y la forma ingenua divide cada uno entre inf y muestra 0.",
+        "naive_tiny": "p por debajo del menor {dtype}, así que 0 en todas las formas de arriba; las barras y la tabla "
+                      "de clases la escriben exacta, a partir de log p: {values}.",
+        "naive_loss_log_p": "Pérdida como −ln(softmax):",
+        "naive_loss_lse": "como −(z<sub>y</sub>/T − LSE):",
+        "calibration": "Calibrar un clasificador real",
+        "calibration_T": "Temperatura T del clasificador",
+        "fit_T": "Ajustar T en validación",
+        "bins": "Intervalos M",
+        "bins_options": {"10": "10", "15": "15", "20": "20"},
+        "reliability_title": "Fiabilidad en {n} dígitos de prueba",
+        "reliability_hint": "atenuado: un intervalo de menos de 20 dígitos",
+        "legend_accuracy": "exactitud",
+        "legend_over": "confianza por encima de la exactitud",
+        "legend_under": "exactitud por encima de la confianza",
+        "mce_few": "de un intervalo de solo {n} dígitos: un máximo ruidoso",
+        "reliability_x": "confianza (la mayor p)",
+        "reliability_y": "exactitud",
+        "counts_title": "Dígitos de prueba por intervalo",
+        "counts_hint": "los mismos intervalos que arriba",
+        "counts_y": "recuento (log)",
+        "nll_title": "NLL medio frente a T",
+        "nll_hint": "azul: prueba · trazos: validación · puntos: pasos de Newton",
+        "nll_x": "temperatura T (escala log.)",
+        "nll_y": "NLL medio ({unit})",
+        "ece_label": "Error de calibración esperado ECE =",
+        "mce_label": "Error de calibración máximo MCE =",
+        "bins_aside": "en {M} intervalos",
+        "nll_label": "NLL medio en los dígitos de prueba =",
+        "accuracy_label": "Exactitud =",
+        "accuracy_aside": "{right} aciertos de {n}, los mismos con cualquier T",
+        "fit_none": "«Ajustar T en validación» aplica el método de Newton a β = 1/T sobre los {n} dígitos de "
+                    "validación.",
+        "fit_done": "Método de Newton sobre β = 1/T desde T = 1: {path}. NLL de validación {before} → {after}.",
+        "language_model": "Hacia los modelos de lenguaje",
+        "vocab_lang": "Vocabulario",
+        "vocab_lang_options": {"en": "50,000 palabras en inglés", "ko": "29,988 morfemas del coreano"},
+        "top_k": "Top-k (0: desactivado)",
+        "top_p": "Top-p (1: desactivado)",
+        "min_p": "Min-p (0: desactivado)",
+        "alibi_head": "Cabeza de ALiBi",
+        "alibi_head_options": {"0": "ninguna", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
+        "router_k": "k del enrutador",
+        "vocab_title": "Unigramas (sin contexto): p = softmax(ln f / T)",
+        "vocab_unit": {"en": "palabras", "ko": "morfemas"},
+        "vocab_hint": "{V} {unit} · gris: antes de los filtros · azul: lo que queda, renormalizado",
+        "vocab_x": "rango (escala log.)",
+        "vocab_y": "p (escala log.)",
+        "attention_title": "Atención causal, con las clases como tokens",
+        "attention_hint": "la fila i atiende a las claves j ≤ i: softmaxⱼ(zⱼ/T − m(i − j))",
+        "attention_x": "clave j",
+        "attention_y": "consulta i",
+        "decay_title": "El factor de ALiBi según la distancia",
+        "decay_hint": "barras: peso del último token d posiciones atrás ÷ su peso sobre sí mismo · línea: e^(−m·d)",
+        "decay_x": "distancia d (tokens atrás)",
+        "decay_y": "peso relativo",
+        "router_title": "Un enrutador con las clases como expertos",
+        "router_hint": "los pesos de los {k} mejores expertos, que suman 1",
+        "router_y": "peso",
+        "distill_title": "El gradiente de la destilación frente a T",
+        "distill_hint": "naranja: ‖∂KL/∂z‖ · azul: ‖∂KL/∂z‖·T² · punto: tu T",
+        "distill_x": "temperatura T (escala log.)",
+        "distill_y": "norma del gradiente (escala log.)",
+        "decoding_label": "Quedan:",
+        "decoding_kept": "{kept} de {V} {unit}",
+        "decoding_mass": "su masa antes de renormalizar {mass}",
+        "decoding_top": "Las más probables, renormalizadas:",
+        "uniform_label": "Un modelo que no sabe nada puntúa ln V =",
+        "uniform_aside": "ln 50,257 = {gpt2} para el vocabulario de GPT-2",
+        "alibi_none": "Sin sesgo de ALiBi: los pesos de cada consulta son softmax<sub>j</sub>(z<sub>j</sub>/T) sobre "
+                      "las claves que ve.",
+        "alibi_identity": "ALiBi suma −m(i − j), m = {m}. Dentro de una fila −m·i es igual para todas las claves, así "
+                          "que los pesos son también softmax<sub>j</sub>(z<sub>j</sub>/T + m·j): la mayor diferencia "
+                          "entre ambos en esta página es {diff}.",
+        "router_orders": "Enmascarar y luego softmax, o softmax y luego renormalizar: los pesos de los dos órdenes "
+                         "difieren como mucho en {diff}.",
+        "distill_limit": "Profesor v = ({v}), estudiante z = tus logits. ‖∇‖·T² con T = {at}: {values}; tiende a "
+                         "‖(z − z̄) − (v − v̄)‖/K = {limit}, y por eso la destilación multiplica su pérdida por T².",
+        "lm_text": "<p>Un modelo de lenguaje termina en una softmax sobre todo su vocabulario. Aquí el vocabulario es "
+                   "real: las palabras más frecuentes de wordfreq (CC BY-SA 4.0), o en coreano sus morfemas (이, 는, "
+                   "을, …: wordfreq divide en ellos el texto coreano), y el logit de cada una es el logaritmo de su "
+                   "frecuencia. Es un modelo de unigramas, sin contexto: con T = 1 cada una sale tan a menudo como "
+                   "la gente la escribe, venga lo que venga antes.</p><p>La decodificación cambia qué palabras "
+                   "pueden venir después: top-k deja las k más probables, top-p las menos posibles cuya masa llega "
+                   "a p, min-p las que son al menos min-p veces tan probables como la primera; cada filtro "
+                   "renormaliza lo que deja. La atención, el enrutador de una mezcla de expertos y la destilación "
+                   "también son softmax, dibujadas sobre los logits que arrastras.</p>",
+        "calibration_text": "<p>La <b>calibración</b> pregunta si «seguro al 90 %» acierta el 90 % de las veces. "
+                            "Este clasificador, una regresión logística entrenada con solo 200 dígitos manuscritos "
+                            "de 8×8, acierta el 91 % de los dígitos de prueba pero con T = 1 está demasiado seguro de "
+                            "sí mismo: sus barras quedan bajo la diagonal.</p><p>Dividir cada logit entre una misma "
+                            "T &gt; 0 mantiene el mayor logit de cada dígito como el mayor, así que la exactitud no "
+                            "puede cambiar; T solo suaviza o agudiza la confianza. Ajustar T en dígitos de "
+                            "validación (el NLL es convexo en β = 1/T) y medir en dígitos de prueba es el escalado "
+                            "de temperatura (Guo et al., 2017), que llevó el ECE de una ResNet-110 en CIFAR-100 "
+                            "del 16.53 % al 1.26 %.</p>",
+        "units": "Unidades",
+        "nats": "nats",
+        "bits": "bits",
+        "copy_link": "Copiar enlace",
+        "download_png": "Guardar figuras (PNG)",
+        "download_svg": "Guardar figuras (SVG)",
+        "lang": "Idioma",
+        "lang_options": {"en": "inglés", "ko": "coreano", "es": "español"},
+        "theme": "Tema oscuro",
+        "lecture": "Modo presentación",
+        "teach": "Docente",
+        "teach_intro": "Parte de la lección tal como está ahora y elige lo que un estudiante no podrá cambiar ni ver, "
+                       "el paso, el idioma y los colores: el enlace, la orden de exportación y el iframe de abajo "
+                       "abren exactamente esa lección.",
+        "teach_step": "Paso",
+        "teach_lang": "Idioma",
+        "teach_theme": "Colores",
+        "teach_themes": {"light": "colores claros", "dark": "colores oscuros",
+                         "auto": "los colores claros u oscuros del lector", "projector": "colores para proyector"},
+        "teach_lecture_on": "modo presentación",
+        "teach_control": "Control",
+        "teach_lock": "Fijar",
+        "teach_hide": "Ocultar",
+        "teach_lock_one": "Fijar {key}",
+        "teach_hide_one": "Ocultar {key}",
+        "teach_link": "Enlace",
+        "teach_command": "Orden de exportación",
+        "teach_iframe": "iframe para la página de un curso",
+        "teach_copy": "Copiar",
+        "teach_copied": "Copiado",
+        "teach_says": "Se abre en el paso {k} de {n}, «{title}», en {lang}, con {look}.",
+        "teach_says_locked": "Un estudiante no puede cambiar {keys}.",
+        "teach_says_hidden": "No se muestra: {keys}.",
+        "teach_says_free": "Un estudiante puede cambiarlo todo.",
+        "teach_frame_title": "Explicación interactiva de softmax y la entropía cruzada: arrastra los logits",
+        "inputs_title": "Logits sin arrastrar: ↑ ↓ cambian 0.1, Mayús + ↑ ↓ cambian 1",
+        "input_label": "logit z de {name}",
+        "col_class": "clase",
+        "col_prob": "p",
+        "col_target": "y′",
+        "col_arrow": "−∂L/∂z",
+        "loss": "Pérdida L = −ln p<sub>y</sub>",
+        "loss_smoothed": "Pérdida L = H(y′, p)",
+        "start": "un modelo que no sabe nada empieza en ln K = {value}",
+        "entropy": "Entropía H(p)",
+        "entropy_max": "máx. log K",
+        "lse": "log-sum-exp LSE(z/T)",
+        "arrow_sum": "Suma de las flechas",
+        "formula": "softmax",
+        "py": "Clase verdadera: p<sub>y</sub>",
+        "strip_title": "Softmax en tres pasos: la puntuación, su exponencial (barra: su parte respecto a la mayor) y "
+                       "esta dividida entre la suma, p (barra: su parte de 1)",
+        "sections_title": "Más lecturas:",
+        "sections_options": {"table": "Tabla", "info": "Información", "lse": "log-sum-exp"},
+        "function": "Figura de una función",
+        "function_options": {"none": "ninguna", "nll": "la pérdida −ln p", "sigmoid": "p según su margen: σ",
+                             "sweep": "p y entropía según T"},
+        "fn_nll_title": "La pérdida de la clase verdadera: −ln p",
+        "fn_nll_hint": "curva: −ln p · punto: la p actual de la clase verdadera",
+        "fn_nll_x": "p de la clase verdadera",
+        "fn_nll_y": "−ln p ({unit})",
+        "fn_sigmoid_title": "La p de la clase verdadera es la sigmoide de su margen",
+        "fn_sigmoid_hint": "m = z_y/T − LSE de las z/T de las demás; dos clases: (z₁ − z₂)/T · punto: ahora",
+        "fn_sigmoid_x": "margen m",
+        "fn_sigmoid_y": "p = σ(m)",
+        "fn_sweep_title": "Cada p y la entropía frente a T",
+        "fn_sweep_hint": "continuas: la p de cada clase · discontinua: H(p) / ln K · puntos: tu T",
+        "fn_sweep_x": "temperatura T (escala log.)",
+        "fn_sweep_y": "p, y H(p) / ln K",
+        "lse_marks_hint": "banda: de máx. z a máx. z + T ln K · trazos: T·LSE(z/T)",
+        "floor": "Suelo H(y′)",
+        "floor_zero": "con logits finitos la pérdida nunca llega a 0",
+        "kl": "Por encima del suelo KL(y′‖p)",
+        "perplexity": "Perplejidad e<sup>L</sup>",
+        "perplexity_bits": "Perplejidad 2<sup>L</sup>",
+        "gap": "Distancia óptima z<sub>y</sub> − z<sub>k</sub> = T·ln((1 − ε + ε/K)/(ε/K))",
+        "gap_now": "ahora",
+        "sigmoid": "Dos clases: p<sub>1</sub> = σ((z<sub>1</sub> − z<sub>2</sub>)/T)",
+        "info_floor": "suelo H(y′)",
+        "info_kl": "KL(y′‖p)",
+        "info_start": "ln K",
+        "live": "{name}: p = {p}; pérdida {loss} {unit}",
+        "caption": "T = {T} · ε = {eps} · K = {K} · clase verdadera {name}: p = {p} · pérdida L = {loss} {unit}",
+        "at_limit": "Los logits se detienen en ±{limit}: esta explicación los mantiene en el eje.",
+        "clamped": "Un logit se detiene en el borde del eje.",
+        # A row of one's own logits (static/fold.mjs): the box, and what the page says of a row it folded.
+        "paste_logits": "Pega los logits de tu modelo y pulsa Enter",
+        "paste_folded": "De los {size} valores de tu fila, los {kept} mayores son clases propias y los otros "
+                        "{folded} se agrupan en «{rest}», cuyo logit es su log-sum-exp: con T = 1 suman juntos "
+                        "p = {p}, como en la fila completa.",
+        "paste_shifted": "Todos los logits se desplazaron {shift} para caber en ±{limit}; softmax no cambia.",
+        "paste_clamped": "{n} de ellos quedaban por debajo de −{limit} y se subieron hasta ese valor (cada uno tenía "
+                         "una p menor que e^−100 veces la del mayor).",
+        "max_classes": "Como máximo {max} clases.",
+        "min_classes": "Como mínimo {min} clases.",
+        "name_type": "El nombre de una clase debe ser texto.",
+        "name_blank": "El nombre de una clase no puede estar en blanco.",
+        "name_long": "El nombre de una clase tiene como máximo {name_max} caracteres.",
+        "name_control": "El nombre de una clase no puede contener caracteres de control ni saltos de línea.",
+        "name_bidi": "El nombre de una clase no puede contener controles de dirección del texto.",
+        "name_comma": "El nombre de una clase no puede contener comas: las comas separan los nombres.",
+        "name_unknown": "El nombre de una clase contiene un carácter demasiado nuevo para que esta explicación lo "
+                        "compruebe.",
+        "name_duplicate": "Los nombres de las clases deben ser distintos entre sí.",
+        "class_count": "Da un nombre por clase ({K}), separados por comas.",
+        "not_number": "Escribe un número.",
+        "decimal_comma": "Usa el punto para los decimales: 2.5, no 2,5.",
+        "not_finite": "Escribe un número finito.",
+        "logit_range": "Un logit está entre −{limit} y {limit}.",
+        "paste_long": "Pega como máximo {paste_max} caracteres.",
+        "paste_summary": "Esta fila es un resumen: «...» sustituye valores que no se imprimieron. Imprímela completa "
+                         "(NumPy: np.set_printoptions(threshold=sys.maxsize); PyTorch: "
+                         "torch.set_printoptions(profile=\"full\")).",
+        "paste_format": "Pega una fila de logits tal como la imprime PyTorch, NumPy o una lista: "
+                        "tensor([2.0, 1.0, 0.1]), [2 1 0.1] o 2, 1, 0.1.",
+        "paste_batch": "Pega una sola fila, no un lote de filas: imprime x[0], por ejemplo.",
+        "paste_count": "Una fila de logits tiene al menos {min} valores.",
+        "paste_not_finite": "Cada logit debe ser un número finito: un modelo que imprime nan o inf tiene primero un "
+                            "error que corregir.",
+        "T_range": "T va de {T_lo} a {T_hi}.",
+        "cT_range": "La T del clasificador va de {cT_lo} a {cT_hi}.",
+        "topk_range": "Top-k va de {topk_lo} a {topk_hi} (0: desactivado).",
+        "topp_range": "Top-p va de {topp_lo} a {topp_hi}.",
+        "minp_range": "Min-p va de {minp_lo} a {minp_hi}.",
+        "rk_range": "La k del enrutador va de {rk_lo} a {rk_hi}.",
+        "eps_range": "ε va de {eps_lo} a {eps_hi}.",
+        "lr_range": "η va de {lr_lo} a {lr_hi}.",
+        "n_range": "N va de {n_lo} a {n_hi}.",
+        "seed_range": "La semilla va de {seed_lo} a {seed_hi}.",
+        "not_whole": "Escribe un número entero.",
+        "refused": "Ese cambio se rechazó; la lección sigue como estaba.",
+        "link_bad": "El enlace traía valores que no se podían usar ({keys}); se muestran sus valores por defecto.",
+        "link_copied": "Enlace copiado: {url}",
+        "link_shown": "Copia este enlace: {url}",
+        "connection_lost": "Se perdió la conexión con el servidor: todos los cambios siguen funcionando aquí y se "
+                           "quedan en esta página.",
+        "connection_back": 'El servidor ha vuelto: <a href="{url}">reconectar con esta lección</a>.',
+        "tour": "Recorrido guiado",
+        "tour_back": "Atrás",
+        "tour_next": "Siguiente",
+        "tour_setup": "Empezar de nuevo",
+        "tour_naive_over": "e<sup>z/T</sup> se desborda, y la forma ingenua divide infinito entre infinito y muestra "
+                           "NaN",
+        "tour_naive_fine": "ningún e<sup>z/T</sup> se desborda, y la forma ingenua coincide con las figuras",
+        "tour_undo": "Deshacer «Empezar de nuevo»",
+        "tour_of": "Paso {k} de {n}",
+        "tour_task": "Tu tarea:",
+        "tour_predict": "Predice:",
+        "tour_right": "Dijiste «{guess}»: correcto.",
+        "tour_wrong": "Dijiste «{guess}»; es «{answer}».",
+        "tour_hint": "Pista",
+        "tour_done": "Hecho:",
+        "tour_live": "Paso {k} de {n}: {title}",
+        "tour_live_done": "Tarea hecha: {done}",
+        "step_range": "El paso va de {step_lo} a {step_hi}.",
+        "tour_steps": TOUR_ES,
     },
 }
 LANGS = tuple(TEXT)

@@ -24,9 +24,9 @@ import numpy as np
 
 import core
 
-from . import rules
+from . import fields, rules
 
-LANGS = ("en", "ko")
+LANGS = fields.BY_KEY["vlang"].choices  # the vocabularies in app/data, whatever the page's language
 K_MAX = 2**31 - 1  # the largest top-k core.top_k_mask takes (a 32-bit count)
 
 

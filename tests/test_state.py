@@ -86,7 +86,7 @@ def test_names_are_stripped_and_kept_as_typed():
 
 def test_an_unknown_language_is_a_clear_error():
     # Regression: Lesson(lang="xx") raised a bare KeyError.
-    with pytest.raises(ValueError, match="lang must be one of en, ko, got 'xx'"):
+    with pytest.raises(ValueError, match="lang must be one of en, ko, es, got 'xx'"):
         Lesson(lang="xx")
 
 

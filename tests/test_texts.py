@@ -26,7 +26,7 @@ def test_the_jacobian_panel_says_its_values_are_the_arrows_opposite(lang):
     """Its values are ∂L/∂z = (p − y′)/T; the arrows show −∂L/∂z. It said "the arrows' ∂L/∂z"."""
     words = TEXT[lang]["jacobian_arrows"]
     assert "∂L/∂z = (p − y′)/T" in words
-    assert ("opposite" if lang == "en" else "반대") in words
+    assert {"en": "opposite", "ko": "반대", "es": "opuesto"}[lang] in words
     assert "arrows’ ∂L" not in words and "화살표의 ∂L" not in words
 
 
@@ -49,12 +49,13 @@ def test_the_loss_curve_s_subtitle_is_about_the_loss(lang):
     assert "Σz" not in TEXT[lang]["loss_hint"] and "L" in TEXT[lang]["loss_hint"]
 
 
-@pytest.mark.parametrize(("lang", "claim"), [("en", "next word"), ("ko", "다음 단어")])
-def test_the_word_frequencies_are_not_called_the_next_word(lang, claim):
+@pytest.mark.parametrize(("lang", "claim", "no_context", "unigram"),
+                         [("en", "next word", "no context", "Unigram"), ("ko", "다음 단어", "문맥 없음", "단어 빈도"),
+                          ("es", "siguiente palabra", "sin contexto", "Unigramas")])
+def test_the_word_frequencies_are_not_called_the_next_word(lang, claim, no_context, unigram):
     """A unigram model has no context: its title says so, not "the next word"."""
     title = TEXT[lang]["vocab_title"]
-    assert claim not in title.lower() and ("no context" in title if lang == "en" else "문맥 없음" in title)
-    assert ("Unigram" if lang == "en" else "단어 빈도") in title
+    assert claim not in title.lower() and no_context in title and unigram in title
 
 
 @pytest.mark.parametrize("calque", ["순진한", "걸음을 밟아", "배움은 그 아래의 손실", "기어가"])

@@ -63,6 +63,17 @@ def test_the_korean_path_uses_the_lesson_s_terms():
         assert word not in ko, word
 
 
+def test_the_spanish_path_uses_the_lesson_s_terms():
+    """The terms a Spanish-speaking instructor of machine learning uses, one word for each thing throughout."""
+    es = " ".join(text for words in TEXT["es"]["tour_steps"].values() for _, text in parts(words))
+    for term in ("puntuación", "logit", "clase verdadera", "probabilidad", "temperatura", "pérdida",
+                 "entropía cruzada", "entropía", "divergencia KL", "log-sum-exp", "gradiente", "bits", "nats",
+                 "suavizado de etiquetas", "Gumbel", "sigmoide", "máxima verosimilitud", "muestreo", "Calibrar"):
+        assert term in es, term
+    for word in ("puntaje", "score", "etiqueta suavizada", "clase correcta", "tasa de entrenamiento"):
+        assert word not in es, word  # another word for a thing the lesson names one way
+
+
 def test_each_step_names_controls_that_exist_and_operators_the_twins_know():
     for step in STEPS:
         assert all(name in BY_NAME for name in step.needs), step.id
@@ -132,7 +143,7 @@ def test_at_least_four_steps_ask_for_a_prediction_whose_answer_is_what_the_lesso
     assert calibration.report(T=1.0).accuracy == calibration.report(T=3.0).accuracy
     assert asking["calibration"].predict == 1
     # A lower T with the same top-p keeps fewer words, in both vocabularies.
-    for lang in LANGS:
+    for lang in vocabulary.LANGS:
         kept = [len(vocabulary.next_word(lang, T=T, top_p=0.9)[0]) for T in (1.0, 0.5)]
         assert kept[1] < kept[0], (lang, kept)
     assert asking["decoding"].predict == 1

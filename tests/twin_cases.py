@@ -10,6 +10,7 @@ and valid ones.
 import numpy as np
 
 from app import actions, fields
+from app.strings import LANGS
 
 ODD = ["<img src=x onerror=alert(1)>", "</script>", "$$\\alpha$$", "a$&b", "\"q'&", "고양이", "ねこ", "x<y",
        "가" * 40, "a b"]
@@ -72,7 +73,7 @@ def random_states(n=230, seed=20261201):
         K = int(rng.integers(2, 11))
         scale = float(10 ** rng.uniform(-1, 2))
         z = np.clip(rng.standard_normal(K) * scale, -100, 100).round(int(rng.integers(0, 15))).tolist()
-        lang = ["en", "ko"][i % 2]
+        lang = LANGS[i % len(LANGS)]
         names = None if i % 3 else [ODD[k % len(ODD)] + ("" if k < len(ODD) else str(k)) for k in range(K)]
         out.append(base_state(
             z, names=names, T=float(10 ** rng.uniform(-2, 2)), y=int(rng.integers(K)),

@@ -38,12 +38,12 @@ function table(html) {
   }));
 }
 
-test("the lessons are a wide matrix: K from 2 to 10, both ends of T, ε up to 0.5, both languages and units", () => {
+test("the lessons are a wide matrix: K from 2 to 10, both ends of T, ε up to 0.5, every language and both units", () => {
   assert.ok(states.length >= 200, states.length);
   assert.deepEqual(new Set(states.map((l) => l.state.z.length)), new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]));
   const Ts = new Set(states.map((l) => l.state.T));
   assert.ok(Ts.has(0.01) && Ts.has(100) && states.some((l) => l.state.eps === 0.5));
-  assert.deepEqual(new Set(states.map((l) => l.state.lang)), new Set(["en", "ko"]));
+  assert.deepEqual(new Set(states.map((l) => l.state.lang)), new Set(["en", "ko", "es"]));
   assert.deepEqual(new Set(states.map((l) => l.state.units)), new Set(["nats", "bits"]));
   assert.ok(lessons.some((l) => l.group === "ties"));
 });

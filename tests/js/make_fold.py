@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from app.fold import fold  # noqa: E402
 from app.rules import rules_data  # noqa: E402
-from app.strings import TEXT  # noqa: E402
+from app.strings import LANGS, TEXT  # noqa: E402
 
 
 def rows(rng):
@@ -41,7 +41,7 @@ def rows(rng):
 def build():
     cases = []
     for row, y in rows(np.random.default_rng(39)):
-        for lang in ("en", "ko"):
+        for lang in LANGS:
             cases.append({"row": row, "y": y, "lang": lang, "fold": asdict(fold(row, y=y, lang=lang))})
-    strings = {lang: {key: TEXT[lang][key] for key in ("row_class", "row_rest")} for lang in ("en", "ko")}
+    strings = {lang: {key: TEXT[lang][key] for key in ("row_class", "row_rest")} for lang in LANGS}
     return json.dumps({"rules": rules_data(), "strings": strings, "cases": cases}, ensure_ascii=False)
