@@ -115,6 +115,7 @@ CONTROLS = (
     # (language, theme, lecture mode, open sections): never locked itself.
     Control("reset_all", "button", "reset_all", action="reset_all", row=3, width=170),
     Control("download_png", "button", "download_png", action="download_png", row=3, width=190),
+    Control("download_svg", "button", "download_svg", action="download_svg", row=3, width=190),
     Control("teach", "toggle", "teach", field="teach", row=3, width=130),
     # The guided path (app/steps.py), its row above the figures while it is shown. Next and Back enter a step
     # (app/tour.py `enter`), which never changes what a link locks; "Start again" enters it again from its

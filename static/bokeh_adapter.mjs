@@ -139,6 +139,13 @@ export function figure_canvas(page, fig) {
   return view_of(page, fig).export("png", true).canvas;
 }
 
+/** A figure as an SVG element of its shapes and texts, in CSS pixels (PlotView.export("svg"): Bokeh paints it
+ * once more into its canvas2svg context, SVGRenderingContext2D, whose root `get_svg` gives; the page's own
+ * canvases are not touched). */
+export function figure_svg(page, fig) {
+  return view_of(page, fig).export("svg", false).ctx.get_svg();
+}
+
 /** A figure's frame as last laid out, "WxH", or "" before its first layout (a closed view's figure has no view
  * yet, and reading a size Bokeh never set throws). */
 export function frame_size(fig) {

@@ -11,7 +11,7 @@ import { pause, play, slide, stepped } from "./gestures.mjs";
 import { act, now, refuse } from "./lesson.mjs";
 import { same_items } from "./link.mjs";
 import { Refusal, parse_number } from "./rules.mjs";
-import { copy_link, download_png } from "./startup.mjs";
+import { copy_link, download_png, download_svg } from "./startup.mjs";
 import { tour_move, tour_setup } from "./tour.mjs";
 
 // A row's `action`: a state action (static/actions.mjs) or a page command, which changes no state.
@@ -29,6 +29,7 @@ const ACTIONS = {
   },
 };
 const COMMANDS = { copy_link: (page) => copy_link(page), download_png: (page) => download_png(page),
+  download_svg: (page) => download_svg(page),
   reset_all: (page) => act(page, (s) => reset_all(s, page.record.opened, page.a)),
   step: (page) => act(page, (s) => stepped(page, s)), play: (page) => (page.playing ? pause(page) : play(page)),
   tour_back: (page) => tour_move(page, -1), tour_next: (page) => tour_move(page, 1),

@@ -2,8 +2,8 @@
 // (app/document.py); `dispatch` names what fired it, and an unknown trigger is an error.
 
 import {
-  clear_selection, element_of, event_origin, figure_canvas, frame_size, hold_then_drag, own, painted_titles,
-  quiet_slides, quiet_styles, shadow_of, untabbable
+  clear_selection, element_of, event_origin, figure_canvas, figure_svg, frame_size, hold_then_drag, own,
+  painted_titles, quiet_slides, quiet_styles, shadow_of, untabbable
 } from "./bokeh_adapter.mjs";
 import { on_control } from "./controls.mjs";
 import { draw, every_figure, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
@@ -182,23 +182,12 @@ export function copy_link(page) {
 // The two figures side by side, and under them a caption that says what they show (T, ε, K, the true class,
 // the loss), in the theme's colours: a slide made from the PNG needs no note of its settings.
 export function download_png(page) {
-  const { a } = page;
-  const s = now(page);
-  const layers = Object.values(a.figs).map((fig) => figure_canvas(page, fig));
-  const caption = caption_text(lesson_numbers(s), s, strings(page, s));
-  const size = parseFloat(a.sizes[s.lecture ? "lecture" : "normal"].labels) * 1.3;
+  const layers = Object.values(page.a.figs).map((fig) => figure_canvas(page, fig));
   const out = document.createElement("canvas");
   out.width = layers.reduce((w, c) => w + c.width, 0);
   const ctx = out.getContext("2d");
-  const font = (px) => `${px}px ${a.view.font}`;
-  ctx.font = font(size);
-  // A long class name takes the caption onto more lines (broken between its parts) before its text gets smaller.
-  const room = out.width - 2 * size;
-  const lines = wrapped(caption, room, (text) => ctx.measureText(text).width);
-  const fitted = Math.min(size, size * room / Math.max(...lines.map((line) => ctx.measureText(line).width)));
-  const band = Math.ceil((0.9 + 1.3 * lines.length) * size);
+  const { lines, size, fitted, band, theme, font } = caption_of(page, out.width, ctx);
   out.height = Math.max(...layers.map((c) => c.height)) + band; // which resets the context's font
-  const theme = a.themes[shown_theme(s)];
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, out.width, out.height);
   let x = 0;
@@ -210,13 +199,64 @@ export function download_png(page) {
   ctx.fillStyle = theme.fg;
   ctx.textBaseline = "middle";
   lines.forEach((line, i) => ctx.fillText(line, size, out.height - band + (0.45 + 1.3 * (i + 0.5)) * size));
-  out.toBlob((blob) => {
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = "softmax-explainer.png";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  out.toBlob((blob) => save(blob, "softmax-explainer.png"));
+}
+
+// The same figures and caption as SVG, for a print or a paper: Bokeh paints each figure once more into an SVG
+// context (the page stays canvas), and their <svg> elements sit side by side in one, the caption's lines as text.
+export function download_svg(page) {
+  const NS = "http://www.w3.org/2000/svg";
+  const parts = Object.values(page.a.figs).map((fig) => figure_svg(page, fig));
+  const widths = parts.map((svg) => parseFloat(svg.getAttribute("width")));
+  const width = widths.reduce((w, x) => w + x, 0);
+  const { lines, size, fitted, band, theme, font } = caption_of(page, width, document.createElement("canvas")
+    .getContext("2d"));
+  const height = Math.max(...parts.map((svg) => parseFloat(svg.getAttribute("height")))) + band;
+  const make = (name, attributes) => {
+    const el = document.createElementNS(NS, name);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
+    return el;
+  };
+  const out = make("svg", { width, height, viewBox: `0 0 ${width} ${height}` });
+  out.append(make("rect", { width, height, fill: theme.bg }));
+  let x = 0;
+  parts.forEach((svg, k) => {
+    svg.setAttribute("x", String(x));
+    out.append(svg);
+    x += widths[k];
   });
+  lines.forEach((line, i) => {
+    const text = make("text", { x: size, y: height - band + (0.45 + 1.3 * (i + 0.5)) * size, fill: theme.fg,
+      "dominant-baseline": "middle", style: `font: ${font(fitted)}` });
+    text.textContent = line;
+    out.append(text);
+  });
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(out)}\n`;
+  save(new Blob([xml], { type: "image/svg+xml" }), "softmax-explainer.svg");
+}
+
+// The saved figures' caption for an image `width` wide, its lines as `ctx` measures them: a long class name takes
+// it onto more lines (broken between its parts) before its text gets smaller.
+function caption_of(page, width, ctx) {
+  const { a } = page;
+  const s = now(page);
+  const caption = caption_text(lesson_numbers(s), s, strings(page, s));
+  const size = parseFloat(a.sizes[s.lecture ? "lecture" : "normal"].labels) * 1.3;
+  const font = (px) => `${px}px ${a.view.font}`;
+  ctx.font = font(size);
+  const room = width - 2 * size;
+  const lines = wrapped(caption, room, (text) => ctx.measureText(text).width);
+  const fitted = Math.min(size, size * room / Math.max(...lines.map((line) => ctx.measureText(line).width)));
+  const band = Math.ceil((0.9 + 1.3 * lines.length) * size);
+  return { lines, size, fitted, band, theme: a.themes[shown_theme(s)], font };
+}
+
+function save(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 // ---- the server: lost and back ---------------------------------------------------------------------------

@@ -117,6 +117,18 @@ def test_figure_canvas_is_the_figures_pixels(pg):
     assert got == [True, True, True]
 
 
+def test_figure_svg_is_the_figure_painted_into_bokehs_svg_context(pg):
+    """PlotView.export("svg") paints the figure into an SVGRenderingContext2D whose `get_svg` is its root <svg>,
+    sized in CSS pixels, its texts as <text>; the figure's own canvas is left as it was."""
+    got = pg.evaluate(f"""() => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        const before = v.canvas_view.primary.canvas.toDataURL();
+        const svg = v.export('svg', false).ctx.get_svg();
+        return [svg instanceof SVGSVGElement, Number(svg.getAttribute('width')) === v.bbox.width,
+          [...svg.querySelectorAll('text')].some((t) => t.textContent === v.model.title.text),
+          v.canvas_view.primary.canvas.toDataURL() === before]; }}""")
+    assert got == [True, True, True, True]
+
+
 def test_untabbable_the_canvas_event_layer_is_what_bokeh_makes_focusable(pg):
     got = pg.evaluate(f"""() => ["logit_figure", "prob_figure"].map((n) => {{
         const el = Bokeh.index.find_one(({FIND})(n)).canvas_view.events_el;

@@ -163,7 +163,7 @@ def test_each_control_sends_one_message_and_the_lessons_agree(one_page, c):
         lp.click(p.pg, c.name)
     else:
         lp.set_value(p.pg, c.name, gesture[1], attr=gesture[0])
-    command = c.action in ("copy_link", "download_png")
+    command = c.action in ("copy_link", "download_png", "download_svg")
     if not command:
         lp.wait_until(lambda: p.lesson.state() != before_state and p.lesson.state() == lp.state(p.pg))
     lp.settled(p.pg)
