@@ -463,7 +463,7 @@ TOUR_ES = {
         "done": "Las mismas probabilidades y ningún desbordamiento: las bibliotecas calculan "
                 "e<sup>(z − max z)/T</sup>, y la columna ingenua coincide ya con las demás.",
         "missing": ["Abre la tabla de la softmax ingenua («Romper la softmax ingenua») para ver el desbordamiento.",
-                    "", "T cambió: pulsa «Empezar de nuevo». El arreglo debe dejar el modelo como está."],
+                    "", "T cambió: pulsa «Repetir paso». El arreglo debe dejar el modelo como está."],
     },
     "temperature": {
         "title": "Temperatura: de argmax a la distribución uniforme",
@@ -528,7 +528,7 @@ TOUR_ES = {
     "gradient": {
         "title": "El gradiente p − y, y las flechas",
         "text": "La pendiente de la pérdida respecto a cada puntuación es ∂L/∂z<sub>k</sub> = (p<sub>k</sub> − "
-                "y′<sub>k</sub>)/T. Las flechas verde azulado muestran −∂L/∂z, hacia donde un paso de gradiente "
+                "y′<sub>k</sub>)/T. Las flechas verdes muestran −∂L/∂z, hacia donde un paso de gradiente "
                 "mueve cada puntuación: la clase verdadera sube (1 − p<sub>y</sub>)/T y cada una de las demás baja "
                 "p<sub>k</sub>/T. La flecha de la clase verdadera vale ahora {g_y}. Seguro y en lo cierto: flechas "
                 "diminutas. Seguro y equivocado: las más grandes.",
@@ -1329,10 +1329,10 @@ TEXT = {
                        "fn": "la figura de la función", "teach": "la sección docente"},
         "class_names": ["gato", "perro", "pájaro", "pez", "caballo", "rana", "ciervo", "barco", "camión", "avión"],
         "logit_title": "Logits z (arrastra los puntos)",
-        "logit_hint": "flechas verde azulado: −∂L/∂z = (y′ − p)/T, al doble de longitud",
+        "logit_hint": "flechas verdes: −∂L/∂z = (y′ − p)/T, longitud ×2",
         "logit_axis": "logit z",
         "prob_title": "Probabilidades p = softmax(z / T)",
-        "prob_hint": "contorno: clase verdadera · naranja: objetivo y′",
+        "prob_hint": "borde: clase verdadera · naranja: objetivo y′",
         "prob_axis": "probabilidad p",
         "class_axis": "clase",
         "temperature": "Temperatura T (escala log.)",
@@ -1343,7 +1343,7 @@ TEXT = {
         "reset_all": "Reiniciar todo",
         "add_class": "Añadir una clase",
         "remove_class": "Quitar la última clase",
-        "class_names_box": "Nombres de las clases, separados por comas",
+        "class_names_box": "Nombres, separados por comas",
         "row_class": "clase {i}",
         "row_rest": "resto ({n})",
         "preset": "Escenario",
@@ -1385,15 +1385,15 @@ TEXT = {
         "race_title": "Las primeras extracciones: z<sub>k</sub>/T + g<sub>k</sub>, gana el mayor (en negrita)",
         "race_draw": "extracción",
         "race_counts": "Victorias en las N = {n} extracciones: {counts} (el ◆ sobre las barras, con bigotes de ±2σ)",
-        "draws_hint": "◆: proporción de las N muestras, ±2σ",
+        "draws_hint": "◆: fracción de las N muestras, ±2σ",
         "naive_title": "softmax(z/T) de tres maneras en {dtype}",
         "naive_col_naive": "ingenua e<sup>u</sup>/Σe<sup>u</sup>",
         "naive_col_shifted": "restando el máximo",
         "naive_col_log": "exp(log-softmax)",
-        "naive_over": "El mayor z/T es {top}, por encima de ln(máx. {dtype}) = {at}: e<sup>z/T</sup> se desborda, y "
+        "naive_over": "El mayor z/T es {top}, por encima de ln(max {dtype}) = {at}: e<sup>z/T</sup> se desborda, y "
                       "la forma ingenua divide inf entre inf.",
-        "naive_under": "e<sup>z/T</sup> desborda {dtype} a partir de z/T = ln(máx.) = {at}; el mayor z/T es {top}.",
-        "naive_sum": "El mayor z/T es {top}, por debajo de ln(máx. {dtype}) = {at}: ningún e<sup>z/T</sup> se "
+        "naive_under": "e<sup>z/T</sup> desborda {dtype} a partir de z/T = ln(max) = {at}; el mayor z/T es {top}.",
+        "naive_sum": "El mayor z/T es {top}, por debajo de ln(max {dtype}) = {at}: ningún e<sup>z/T</sup> se "
                      "desborda, pero su suma sí, y la forma ingenua divide cada uno entre inf y muestra 0.",
         "naive_tiny": "p por debajo del menor {dtype}, así que 0 en todas las formas de arriba; las barras y la tabla "
                       "de clases la escriben exacta, a partir de log p: {values}.",
@@ -1430,10 +1430,10 @@ TEXT = {
         "fit_done": "Método de Newton sobre β = 1/T desde T = 1: {path}. NLL de validación {before} → {after}.",
         "language_model": "Hacia los modelos de lenguaje",
         "vocab_lang": "Vocabulario",
-        "vocab_lang_options": {"en": "50,000 palabras en inglés", "ko": "29,988 morfemas del coreano"},
-        "top_k": "Top-k (0: desactivado)",
-        "top_p": "Top-p (1: desactivado)",
-        "min_p": "Min-p (0: desactivado)",
+        "vocab_lang_options": {"en": "inglés, 50,000 palabras", "ko": "coreano, 29,988 morfemas"},
+        "top_k": "Top-k (0: no)",
+        "top_p": "Top-p (1: no)",
+        "min_p": "Min-p (0: no)",
         "alibi_head": "Cabeza de ALiBi",
         "alibi_head_options": {"0": "ninguna", **{str(h): f"h = {h}, m = 1/{2 ** h}" for h in range(1, 9)}},
         "router_k": "k del enrutador",
@@ -1559,7 +1559,7 @@ TEXT = {
         "fn_sweep_hint": "continuas: la p de cada clase · discontinua: H(p) / ln K · puntos: tu T",
         "fn_sweep_x": "temperatura T (escala log.)",
         "fn_sweep_y": "p, y H(p) / ln K",
-        "lse_marks_hint": "banda: de máx. z a máx. z + T ln K · trazos: T·LSE(z/T)",
+        "lse_marks_hint": "banda: de max z a max z + T ln K · trazos: T·LSE(z/T)",
         "floor": "Suelo H(y′)",
         "floor_zero": "con logits finitos la pérdida nunca llega a 0",
         "kl": "Por encima del suelo KL(y′‖p)",
@@ -1576,7 +1576,7 @@ TEXT = {
         "at_limit": "Los logits se detienen en ±{limit}: esta explicación los mantiene en el eje.",
         "clamped": "Un logit se detiene en el borde del eje.",
         # A row of one's own logits (static/fold.mjs): the box, and what the page says of a row it folded.
-        "paste_logits": "Pega los logits de tu modelo y pulsa Enter",
+        "paste_logits": "Pega tus logits y pulsa Enter",
         "paste_folded": "De los {size} valores de tu fila, los {kept} mayores son clases propias y los otros "
                         "{folded} se agrupan en «{rest}», cuyo logit es su log-sum-exp: con T = 1 suman juntos "
                         "p = {p}, como en la fila completa.",
@@ -1630,11 +1630,11 @@ TEXT = {
         "tour": "Recorrido guiado",
         "tour_back": "Atrás",
         "tour_next": "Siguiente",
-        "tour_setup": "Empezar de nuevo",
+        "tour_setup": "Repetir paso",
         "tour_naive_over": "e<sup>z/T</sup> se desborda, y la forma ingenua divide infinito entre infinito y muestra "
                            "NaN",
         "tour_naive_fine": "ningún e<sup>z/T</sup> se desborda, y la forma ingenua coincide con las figuras",
-        "tour_undo": "Deshacer «Empezar de nuevo»",
+        "tour_undo": "Deshacer «Repetir paso»",
         "tour_of": "Paso {k} de {n}",
         "tour_task": "Tu tarea:",
         "tour_predict": "Predice:",
