@@ -76,7 +76,7 @@ function iframe(page, link, t) {
   const src = page.a.mode === "served" ? address(page, link)
     : `${decodeURIComponent(location.pathname.split("/").pop() || "explainer.html")}#${link}`;
   return `<iframe src="${escape_html(src)}" title="${escape_html(t.teach_frame_title)}" ` +
-    'style="width: 100%; height: 1420px; border: 0;"></iframe>';
+    'style="width: 100%; height: 1458px; border: 0;"></iframe>';
 }
 
 /** What the link will do, in words: where it opens, in which language and look, what is fixed and hidden. */
