@@ -272,12 +272,13 @@ export function tour_live(page, s, t, done) {
 
 // Where the path was: the steps done and the step last shown, in the reader's localStorage where it is allowed
 // (a file page in some browsers, a sandboxed frame or a private window may refuse it: the path then simply
-// forgets).
-const TOUR_STORE = "softmax-explainer.tour";
+// forgets). One record per page address: two lessons of one site (two exported files, two SCORM packages of one
+// course) share a storage, and one learner's step in the first would open the second there.
+const tour_store = () => `softmax-explainer.tour:${location.pathname}`;
 
 export function stored_tour() {
   try {
-    const kept = JSON.parse(window.localStorage.getItem(TOUR_STORE) ?? "{}");
+    const kept = JSON.parse(window.localStorage.getItem(tour_store()) ?? "{}");
     return { step: Number.isInteger(kept.step) ? kept.step : null, seen: Array.isArray(kept.seen) ? kept.seen : [] };
   } catch {
     return { step: null, seen: [] };
@@ -286,7 +287,7 @@ export function stored_tour() {
 
 function store_tour(page, step) {
   try {
-    window.localStorage.setItem(TOUR_STORE, JSON.stringify({ step, seen: [...page.path.seen] }));
+    window.localStorage.setItem(tour_store(), JSON.stringify({ step, seen: [...page.path.seen] }));
   } catch {
     // storage refused: nothing to remember with
   }

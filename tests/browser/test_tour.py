@@ -6,6 +6,7 @@ the figures; links that open a step or hide the path; the path announced in the 
 
 import math
 import re
+import shutil
 
 import numpy as np
 import pytest
@@ -395,7 +396,7 @@ def test_the_path_is_above_the_figures_clear_of_them_on_a_phone_and_large_in_lec
 
 
 
-def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_step(new_page, exported):
+def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_step(new_page, exported, tmp_path):
     p = new_page(block_network=True)
     p.pg.goto(f"{exported.as_uri()}#step=2")
     lp.wait_ready(p.pg)
@@ -412,6 +413,15 @@ def test_a_step_dims_the_controls_it_does_not_need_and_the_page_remembers_the_st
     p.pg.goto(exported.as_uri())
     lp.wait_ready(p.pg)
     lp.wait_state(p.pg, "(s) => s.step === 3")
+    # Another lesson of the same site (a second exported file, another SCORM package of the course) shares the
+    # storage, not the step: it opens at its own first step.
+    other = tmp_path / "other" / "explainer.html"
+    other.parent.mkdir()
+    shutil.copy(exported, other)
+    p.pg.goto(other.as_uri())
+    lp.wait_ready(p.pg)
+    lp.settled(p.pg)
+    assert lp.state(p.pg)["step"] == 1
     assert p.errors == []
 
 
