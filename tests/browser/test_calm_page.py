@@ -256,18 +256,18 @@ TITLE_FIT = f"""() => {{ const find = {lp.FIND};
 def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_page, exported):
     """A canvas never wraps a title: lecture mode's 20 px ran "The next word: p = softmax(ln f / T)" and "Causal
     attention, the classes as tokens" past their frames at 1024 px. Every view open, one page taken through three
-    widths (each layout fits them anew) in English, then in Korean chosen with the language menu. On a phone two
-    keys are longer than their frame even at the smallest size the page writes them (10 px): the reliability
+    widths (each layout fits them anew) in English, then in Korean and in Spanish chosen with the language menu. On
+    a phone two keys are longer than their frame even at the smallest size the page writes them (10 px): the reliability
     diagram's and the next word's, which need a second line; so keys are held to it from 1024 px."""
     p = new_page(block_network=True, viewport=(1024, 900))
     p.pg.goto(f"{exported.as_uri()}#lecture=1&tour=0&learn=1&jacobian=1&calib=1&lm=1&fn=sweep")
     lp.wait_ready(p.pg)
     inner = "() => (" + lp.FIND + ")('vocab_figure').inner_width"
     now = 1024
-    for lang in ["en", "ko"]:
-        if lang == "ko":
-            lp.set_value(p.pg, "lang", "ko")
-            lp.wait_state(p.pg, "(s) => s.lang === 'ko'")
+    for lang in ["en", "ko", "es"]:
+        if lang != "en":
+            lp.set_value(p.pg, "lang", lang)
+            lp.wait_state(p.pg, f"(s) => s.lang === '{lang}'")
         for width in (1024, 1440, 375) if lang == "en" else (375, 1440, 1024):  # each a new layout, or a language
             before = p.pg.evaluate(inner)
             p.pg.set_viewport_size({"width": width, "height": 900})
@@ -297,12 +297,15 @@ SLIDER_HEIGHTS = f"""async () => {{ const find = {lp.FIND};
 def test_a_slide_never_moves_a_slider_title_s_line_break(new_page, exported):
     """Each slider keeps its height at every value, as the title keeps the room of its longest value (T: "T =
     0.0123"): a title that took a line more at 3 digits moved the page below during a drag of T and laid the
-    whole page out again (12 ms of a frame). At 1440 px in English, then on the same page at 1024 px in Korean
-    and lecture mode, each chosen with its control."""
+    whole page out again (12 ms of a frame). At 1440 px in English and in Spanish, then on the same page at
+    1024 px in Korean and lecture mode, each chosen with its control."""
     p = new_page(block_network=True, viewport=(1440, 900))
     p.pg.goto(f"{exported.as_uri()}#learn=1&calib=1&lm=1&tour=0")
     lp.wait_ready(p.pg)
-    for width, lang, lecture in [(1440, "en", False), (1024, "ko", True)]:
+    for width, lang, lecture in [(1440, "en", False), (1440, "es", False), (1024, "ko", True)]:
+        if lang == "es":
+            lp.set_value(p.pg, "lang", lang)
+            lp.wait_state(p.pg, "(s) => s.lang === 'es'")
         if lang == "ko":
             p.pg.set_viewport_size({"width": width, "height": 900})
             lp.set_value(p.pg, "lang", lang)

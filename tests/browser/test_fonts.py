@@ -20,6 +20,7 @@ from app.strings import TEXT
 from tests.browser import chromium
 from tests.browser import lessonpage as lp
 from tests.reference.make_hangul_font import needed
+from tests.string_table import strings
 
 # Latin fonts only (Debian's fontconfig pulls one of these in), never a Korean one.
 LATIN = [d for d in (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
@@ -166,4 +167,45 @@ def test_latin_text_is_drawn_in_a_sans_face_on_a_machine_with_only_latin_fonts(l
       return fonts.map((f) => { ctx.font = `40px ${f}`; return ctx.measureText('Logits z (drag them)').width; }); }""",
                          [font, '"Liberation Sans"', '"DejaVu Sans"', '"Liberation Serif"', '"DejaVu Serif"'])
     assert widths[0] in widths[1:3] and widths[0] not in widths[3:], (font, widths)
+    context.close()
+
+
+# Each character drawn alone on a canvas in a font; "box" when its pixels are those of a character no Latin font
+# has (Tibetan and Myanmar: Chromium draws both as the same .notdef box).
+BOXES = """([chars, fonts]) => {
+  const canvas = document.createElement("canvas"); canvas.width = canvas.height = 64;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const pixels = (c, font) => { ctx.clearRect(0, 0, 64, 64); ctx.font = `40px ${font}`; ctx.textBaseline = "middle";
+    ctx.fillText(c, 8, 32); return ctx.getImageData(0, 0, 64, 64).data.join(); };
+  const out = {};
+  for (const font of fonts) {
+    const box = pixels("\\u0f00", font);
+    out[font] = [box === pixels("\\u1000", font) && box !== pixels("a", font),
+                 chars.filter((c) => pixels(c, font) === box)];
+  }
+  return out;
+}"""
+
+
+def test_every_spanish_character_is_drawn_with_only_latin_fonts_and_none_as_a_box(latin_browser, exported):
+    """Spanish needs no font of the page's own: on a machine with DejaVu and Liberation only, every character of
+    the Spanish interface (á, é, ñ, ¿, «, », the maths) is drawn from them, none as .notdef's box, in the figures'
+    canvas font and in the readouts' font; the heading is drawn from Latin sans faces alone, and the page speaks
+    Spanish to a screen reader and in its live region."""
+    context, pg, cdp, root = latin_page(latin_browser, f"{exported.as_uri()}#lang=es", 1024)
+    chars = sorted({c for text in strings(TEXT["es"]) for c in text
+                    if not c.isspace() and not "\uac00" <= c <= "\ud7a3"})  # the Hangul of lm_text: the test above
+    assert {"á", "é", "í", "ó", "ú", "ñ", "¿", "«", "»"} <= set(chars)
+    fonts = pg.evaluate(f"""() => [({lp.FIND})('logit_figure').title.text_font,
+      getComputedStyle(Bokeh.index.find_one(({lp.FIND})('readout-loss')).markup_el).fontFamily]""")
+    found = pg.evaluate(BOXES, [chars, fonts])
+    assert found == {font: [True, []] for font in fonts}, found
+    heading = next(node for node in nodes(root) if node.get("nodeName") == "H1")
+    faces = platform_fonts(cdp, heading)
+    assert faces and all("Sans" in face and "Hangul" not in face for face in faces), faces
+    assert sum(faces.values()) == len(TEXT["es"]["title"]), faces  # every glyph, its spaces too
+    live = pg.evaluate("""() => { for (const d of Bokeh.documents) for (const m of d._all_models.values()) {
+      const r = Bokeh.index.find_one(m)?.markup_el?.querySelector?.(".live-region");
+      if (r) return r.textContent; } }""")
+    assert pg.evaluate("() => document.documentElement.lang") == "es" and f"Paso 1 de {len(STEPS)}" in live, live
     context.close()
