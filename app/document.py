@@ -83,9 +83,10 @@ THEMES = {
 }
 # Sizes that lecture mode (a projector) makes larger: px for text, lines and markers.
 SIZES = {
+    # `least`: a figure's title or key takes another line rather than shrink below it (static/draw.mjs fit_text).
     "normal": {"title": "14px", "hint": "12px", "axis": "13px", "ticks": "15px", "ticks_many": "13px",
                "yticks": "12px", "labels": "13px", "arrow": 4, "point": 22, "outline": 7, "outline_inner": 3,
-               "target": 3},
+               "target": 3, "least": 11},
     # No text below 20 px for the back row.
     "lecture": {"title": "20px", "hint": "20px", "axis": "20px", "ticks": "20px", "ticks_many": "20px",
                 "yticks": "20px", "labels": "20px", "arrow": 7, "point": 30, "outline": 9, "outline_inner": 4,

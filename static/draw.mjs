@@ -218,15 +218,16 @@ function fit_hints(page, size, hints = page.a.hints, figs = page.a.figs) {
   }
 }
 
-/** A figure's title or key at its size, made smaller to fit its room, but never below `least` px (lecture mode's
- * 20 px for the back row): there it takes another line instead, broken between words. */
+/** A figure's title or key at its size, made smaller to fit its room, but never below `least` px (11 px, lecture
+ * mode's 20 px for the back row): there it takes another line instead, broken between words. A key cut at the
+ * figure's edge, at 10 px, was what a long one did before. */
 function fit_text(page, model, size, room, least = 0) {
   page.unwrapped ??= new WeakMap();
   const was = page.unwrapped.get(model);
   const text = was?.wrapped === model.text ? was.text : model.text;
   const wanted = parseFloat(size);
   const font = `${scalar(model.text_font_style)} ${wanted}px ${scalar(model.text_font)}`;
-  const px = Math.max(10, Math.min(wanted, Math.floor(wanted * room / text_width(page, font, text))));
+  const px = Math.min(wanted, Math.floor(wanted * room / text_width(page, font, text)));
   if (px >= least) {
     set_if_changed(model, { text, text_font_size: `${px}px` });
     return;

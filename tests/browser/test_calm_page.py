@@ -253,12 +253,13 @@ TITLE_FIT = f"""() => {{ const find = {lp.FIND};
       .map(([kind, t]) => [f.name, kind, t.text, width(t), f.inner_width])); }}"""
 
 
-def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_page, exported):
+def test_every_figure_s_title_and_key_fit_over_its_frame(new_page, exported):
     """A canvas never wraps a title: lecture mode's 20 px ran "The next word: p = softmax(ln f / T)" and "Causal
     attention, the classes as tokens" past their frames at 1024 px. Every view open, one page taken through three
     widths (each layout fits them anew) in English, then in Korean and in Spanish chosen with the language menu. On
-    a phone two keys are longer than their frame even at the smallest size the page writes them (10 px): the reliability
-    diagram's and the next word's, which need a second line; so keys are held to it from 1024 px."""
+    a phone two keys are longer than their frame even at the smallest size the page writes them (lecture mode's 20
+    px): the reliability diagram's and the next word's, which take a second line. Then out of lecture mode,
+    log-sum-exp open, at three widths."""
     p = new_page(block_network=True, viewport=(1024, 900))
     p.pg.goto(f"{exported.as_uri()}#lecture=1&tour=0&learn=1&jacobian=1&calib=1&lm=1&fn=sweep")
     lp.wait_ready(p.pg)
@@ -277,8 +278,18 @@ def test_every_figure_s_title_and_key_fit_over_its_frame_in_lecture_mode(new_pag
             lp.settled(p.pg)
             shown = p.pg.evaluate(TITLE_FIT)
             assert {name for name, *_ in shown} == set(FIGURES), (lang, width, shown)
-            assert [s for s in shown if s[3] > s[4] + 1 and (s[1] == "title" or width >= 1024)] == [], (lang, width,
-                                                                                                           shown)
+            assert [s for s in shown if s[3] > s[4] + 1] == [], (lang, width, shown)
+    # Out of lecture mode a key shrinks to 11 px at least, then takes another line: at 1024 px the logit figure's
+    # key with log-sum-exp open ran past its frame at 10 px, cut at "T·LS".
+    lp.set_value(p.pg, "lecture", False, attr="active")
+    lp.set_value(p.pg, "sections", [2], attr="active")
+    lp.wait_state(p.pg, "(s) => !s.lecture && s.open.includes('lse')")
+    for width in (375, 1024, 1440):
+        p.pg.set_viewport_size({"width": width, "height": 900})
+        lp.settled(p.pg)
+        lp.painted(p.pg)
+        shown = p.pg.evaluate(TITLE_FIT)
+        assert [s for s in shown if s[3] > s[4] + 1] == [], ("normal", width, shown)
 
 
 # Each slider's height at its track's ends, its middle, and a value of the most digits it can show (T: 0.0123).
