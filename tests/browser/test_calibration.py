@@ -140,7 +140,8 @@ def test_closed_the_view_shows_nothing_and_costs_a_frame_nothing(new_page, reque
     finish(p)
 
 
-def test_the_exported_file_with_its_data_stays_within_three_megabytes(exported):
+def test_the_exported_file_with_its_data_stays_within_three_megabytes_and_a_tenth(exported):
     # 2.31 MB with the held-out digits (issue 18's cap was 2.5 MB); wordfreq's two vocabularies, gzipped in
-    # base64 (0.43 MB, a third of their JSON), took it to 2.81 MB.
-    assert exported.stat().st_size <= 3_000_000
+    # base64 (0.43 MB, a third of their JSON), took it to 2.81 MB; issue 39's third language (34 kB of strings),
+    # the paste, the link builder, the SVG save and the SCORM glue to 3.02 MB.
+    assert exported.stat().st_size <= 3_100_000
