@@ -108,7 +108,19 @@ def no_tracebacks(p):
     assert p.records.tracebacks(since=p.first) == []
 
 
-def test_forged_lesson_states_are_refused_with_a_notice(served_page):
+def test_forged_lesson_states_are_refused_with_a_notice_and_other_sessions_never_notice(served_page, request,
+                                                                                       new_page):
+    """Each forged state is refused with a notice and the lesson stays as it was; a second session of the same
+    server, its lesson dragged by its own learner, holds that lesson through all of them."""
+    url, sessions, _ = request.getfixturevalue("served")
+    quiet = new_page()
+    quiet.pg.goto(url)
+    lp.wait_ready(quiet.pg)
+    quiet.explainer = sessions[-1]
+    quiet.lesson = quiet.explainer.lesson
+    lp.drag(quiet.pg, 0, 40)
+    agree(quiet)  # the drag reaches Python once it has let go: what is kept is what both hold then
+    kept = quiet.lesson.state()
     p = served_page
     before = p.lesson.state()
     for name, changes in {**FORGED_STATES, **{k: None for k in FORGED_WHOLE}}.items():
@@ -122,6 +134,7 @@ def test_forged_lesson_states_are_refused_with_a_notice(served_page):
         assert lp.text(p.pg, "notice") == "That change was refused; the lesson is as it was.", name
         clear_notice(p)
         agree(p)
+    assert quiet.lesson.state() == kept == lp.state(quiet.pg)
     # The page refuses each one itself: none reaches the server, which hears only the valid lesson and its
     # notice (forged text on the wire is test_served_safety.py's).
     assert [r for r in p.records.records[p.first:] if "refused a lesson state" in r.getMessage()] == []
@@ -154,28 +167,6 @@ def test_forged_page_models_are_checked_by_the_page(forged_page, name, attr, val
     assert p.lesson.state()["z"] == [2.0, 1.0, 0.1], "nothing impossible was kept"
     assert p.errors == [] and p.dialogs == [], (p.errors, p.dialogs)
     no_tracebacks(p)
-
-
-def test_other_sessions_never_notice(request, new_page):
-    url, sessions, _ = request.getfixturevalue("served")
-    pages = []
-    for _ in range(2):
-        p = new_page()
-        p.pg.goto(url)
-        lp.wait_ready(p.pg)
-        p.explainer = sessions[-1]
-        p.lesson = p.explainer.lesson
-        pages.append(p)
-    quiet, loud = pages
-    lp.drag(quiet.pg, 0, 40)
-    agree(quiet)  # the drag reaches Python once it has let go: what is kept is what both hold then
-    kept = quiet.lesson.state()
-    for changes in FORGED_STATES.values():
-        forge_state(loud.pg, changes)
-        lp.wait_until(lambda: loud.lesson.notice == "refused")
-        agree(loud)
-        clear_notice(loud)
-    assert quiet.lesson.state() == kept == lp.state(quiet.pg)
 
 
 # ---- Hypothesis: random and hostile values on every model the page listens to ----------------------------

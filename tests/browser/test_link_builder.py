@@ -14,6 +14,18 @@ from tests.browser import lessonpage as lp
 START = "z=3,-1.5,0.5&T=0.5&names=cat,dog,owl&open=table"
 
 
+def slider_keys(pg):
+    """examples/teaching.md's slider keys, on T's log slider (a step is 0.01 of log10 T): Home and End its ends, an
+    arrow one step, Page Up five. T is kept to 3 digits (0.0102 for 10^−1.99)."""
+    handle = pg.locator(".noUi-handle").first  # the first slider on the page: T's
+    handle.focus()
+    for key, log10_T in (("Home", -2.0), ("ArrowRight", -1.99), ("PageUp", -1.94), ("ArrowDown", -1.95),
+                         ("End", 2.0)):
+        pg.keyboard.press(key)
+        pg.wait_for_function(f"() => Math.abs(Math.log10(({lp.FIND})('lesson').state.T) - {log10_T}) < 0.005")
+    lp.settled(pg)
+
+
 def builder(pg):
     """The section's element, whose shadow root Playwright's CSS selectors pierce."""
     return pg.locator(".teach")
@@ -24,6 +36,7 @@ def test_a_built_link_and_its_export_command_open_exactly_the_lesson_chosen(new_
     p.pg.goto(f"{exported.as_uri()}#{START}")
     lp.wait_ready(p.pg)
     assert not lp.prop(p.pg, "link_builder", "visible"), "closed until an instructor opens it"
+    slider_keys(p.pg)
     lp.click(p.pg, "teach")
     lp.wait_state(p.pg, "(s) => s.teach")
     b = builder(p.pg)
@@ -68,39 +81,22 @@ def test_a_built_link_and_its_export_command_open_exactly_the_lesson_chosen(new_
     lp.wait_ready(written.pg)
     assert lp.state(written.pg) == expected
 
-    # In Korean: names an instructor typed stay as typed; a lesson with the language's own names gets Korean's.
+    # In Korean, the section kept from learners: names an instructor typed stay as typed (a lesson with the
+    # language's own names gets Korean's, below), and hide=teach leaves no toggle and no section, even for a
+    # lesson that asks for it.
     b.locator('[data-choice="lang"]').select_option("ko")
+    b.locator('[data-hide="teach"]').check()
     assert ", in Korean, " in preview.text_content(), "said in the page's language"
     korean = new_page(block_network=True, viewport=(1280, 960))
     korean.pg.goto(b.locator("[data-out=link]").input_value())
     lp.wait_ready(korean.pg)
     assert lp.state(korean.pg)["names"] == ["cat", "dog", "owl"] and lp.state(korean.pg)["lang"] == "ko"
+    korean.pg.evaluate(f"() => {{ const m = ({lp.FIND})('lesson'); m.state = {{...m.state, teach: true}}; }}")
+    lp.wait_state(korean.pg, "(s) => s.teach")
+    assert not lp.prop(korean.pg, "teach", "visible") and not lp.prop(korean.pg, "link_builder", "visible")
     lp.set_value(p.pg, "class_names", "cat,dog,bird")
     lp.wait_state(p.pg, "(s) => s.names[2] === 'bird'")
     ko_link = b.locator("[data-out=link]").input_value()
     assert "names=" not in ko_link and "lang=ko" in ko_link, ko_link
     for page in (p, fresh, written, korean):
         assert page.errors == [] and page.blocked == []
-
-
-def test_hide_teach_keeps_the_builder_from_learners(new_page, exported):
-    p = new_page(block_network=True)
-    p.pg.goto(f"{exported.as_uri()}#teach=1&hide=teach")
-    lp.wait_ready(p.pg)
-    assert lp.state(p.pg)["teach"] is True
-    assert not lp.prop(p.pg, "teach", "visible") and not lp.prop(p.pg, "link_builder", "visible")
-
-
-def test_the_teachers_page_slider_keys_do_what_it_says(new_page, exported):
-    """examples/teaching.md's slider keys, on T's log slider (a step is 0.01 of log10 T): an arrow one step, Page Up
-    five, Home and End its ends."""
-    p = new_page(block_network=True)
-    p.pg.goto(exported.as_uri())
-    lp.wait_ready(p.pg)
-    handle = p.pg.locator(".noUi-handle").first  # the first slider on the page: T's
-    assert handle.get_attribute("aria-valuenow") is not None
-    handle.focus()
-    for key, log10_T in (("ArrowRight", 0.01), ("PageUp", 0.06), ("ArrowDown", 0.05), ("End", 2.0), ("Home", -2.0)):
-        p.pg.keyboard.press(key)
-        lp.wait_state(p.pg, f"(s) => Math.abs(Math.log10(s.T) - {log10_T}) < 0.005")  # T kept to 3 digits
-    assert p.errors == []
