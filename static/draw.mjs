@@ -587,6 +587,16 @@ export function served_home(page) {
   return page.home;
 }
 
+/** Where link text opens (a lesson's link_of): the served app's address with it as its query (its own address,
+ * from Python: the page may sit inside a course page at another address), the exported file's with it as its
+ * hash, or, in a notebook, which has no address of its own, the keys to put after an explainer's "#". */
+export function link_address(page, link) {
+  const { a } = page;
+  if (a.mode === "served") return `${served_home(page).url}?${link}`;
+  if (a.mode === "file") return `${location.href.split("#")[0]}#${link}`;
+  return link;
+}
+
 // The lesson in the address bar: the exported file keeps it in the hash, the served app in the query (only
 // where it is the page itself, not embedded in another page); a notebook leaves the address alone.
 function write_link(page, s) {

@@ -4,6 +4,7 @@
 // Nothing goes to the network: a host that wants a record keeps it.
 
 import { link_of } from "./link.mjs";
+import { plain_text } from "./readouts.mjs";
 import { lms_completed, lms_start } from "./scorm.mjs";
 
 const VERBS = {
@@ -56,7 +57,7 @@ export function tell_lesson(a, kind, s) {
 export function tell_statement(a, s, verb, step, result) {
   if (verb === "completed") lms_completed(s, s.step);
   if (!s.xapi) return;
-  const title = a.strings[s.lang].tour_steps[step.id].title.replace(/<[^>]+>/g, "");
+  const title = plain_text(a.strings[s.lang].tour_steps[step.id].title);
   tell(a, {
     softmax_explainer: "xapi",
     statement: {

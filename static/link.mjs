@@ -127,7 +127,7 @@ export function parse_link(pairs, lang, rules, strings) {
 }
 
 // Whether state s holds field f's default, as a link sees it (app/fields.py is_default).
-function link_default(f, s, strings) {
+export function link_default(f, s, strings) {
   if (f.key === "initial") return s.initial.every((v, k) => v === s.z[k]);
   if (f.key === "names") return same_items(s.names, default_names(strings, s.lang, s.names.length));
   if (f.kind === "keys") return same_items(s[f.key], f.default);

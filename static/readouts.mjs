@@ -4,6 +4,12 @@
 
 import { fmt, fmt_exp, fmt_exp_text, logit_text } from "./digits.mjs";
 
+/** HTML's text alone, its tags dropped: a string's sub- and superscripts where text is all a place can show (a
+ * live region, a menu's option, a message to another page). */
+export function plain_text(html) {
+  return html.replace(/<[^>]+>/g, "");
+}
+
 export function escape_html(s) {
   return String(s).replace(/[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);

@@ -6,7 +6,7 @@ import {
   painted_titles, quiet_slides, quiet_styles, shadow_of, untabbable
 } from "./bokeh_adapter.mjs";
 import { on_control } from "./controls.mjs";
-import { draw, every_figure, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
+import { draw, every_figure, link_address, served_home, shown_theme, strings, THREE_FIGURES } from "./draw.mjs";
 import { lesson_numbers, wrapped } from "./frame.mjs";
 import { end_gesture, on_input_change, on_input_key, on_logits, on_pan, pause, whole } from "./gestures.mjs";
 import { framed, tell_height, tell_lesson } from "./host.mjs";
@@ -163,13 +163,10 @@ function read_link(page, link = location.hash) {
   whole(page, s);
 }
 
-// The served app's own address comes from Python (the page may sit inside a course page at another
-// address); a notebook has no address of its own, so it gives the keys to put after an explainer's "#".
+// "Copy link": the lesson's link as its address (draw.mjs link_address).
 export function copy_link(page) {
   const { a } = page;
-  const link = link_of(now(page), a.strings, a.rules);
-  const url = a.mode === "served" ? `${served_home(page).url}?${link}`
-    : a.mode === "file" ? `${location.href.split("#")[0]}#${link}` : link;
+  const url = link_address(page, link_of(now(page), a.strings, a.rules));
   const say = (key) => {
     page.record.notice = `${key}:${url}`;
     draw(page, now(page));

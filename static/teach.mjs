@@ -5,15 +5,19 @@
 // changes nothing a learner sees.
 
 import { markup_of, shadow_of } from "./bokeh_adapter.mjs";
-import { served_home, set_if_changed } from "./draw.mjs";
-import { default_state, link_of } from "./link.mjs";
-import { escape_html, fill } from "./readouts.mjs";
-
-const THEMES = ["light", "dark", "auto", "projector"];
+import { set_lang } from "./actions.mjs";
+import { link_address, set_if_changed } from "./draw.mjs";
+import { link_default, link_of } from "./link.mjs";
+import { escape_html, fill, plain_text } from "./readouts.mjs";
 
 /** The link keys a link may lock or hide, in the table's order (app/fields.py CONTROLLED). */
 export function controlled(rules) {
   return rules.lesson_fields.find((f) => f.key === "lock").choices;
+}
+
+// The colours a link may ask for: the theme field's choices.
+function theme_choices(rules) {
+  return rules.lesson_fields.find((f) => f.key === "theme").choices;
 }
 
 /** The builder's first choices: what lesson s already locks, hides and shows. */
@@ -25,12 +29,9 @@ export function first_choice(s) {
  * choice's locks, hidden controls, step, language and look, on the guided path, the builder closed. Names that are
  * the language's own become the chosen language's own. */
 export function built_lesson(s, choice, rules, strings) {
-  const own = default_state(rules, strings, s.lang, s.names.length).names;
-  const names = s.names.every((name, k) => name === own[k])
-    ? default_state(rules, strings, choice.lang, s.names.length).names : [...s.names];
   const keys = controlled(rules);
   return {
-    ...s, initial: [...s.z], names, lang: choice.lang, theme: choice.theme, lecture: choice.lecture,
+    ...set_lang(s, choice.lang, strings), initial: [...s.z], theme: choice.theme, lecture: choice.lecture,
     step: choice.step, tour: true, teach: false, notice: "",
     lock: keys.filter((key) => choice.lock.includes(key)), hide: keys.filter((key) => choice.hide.includes(key)),
   };
@@ -45,35 +46,20 @@ export function shell_word(text) {
  * command has (app/fields.py `cli`) where s differs from the default; the logits always. */
 export function export_command(s, rules, strings, file = "lesson.html") {
   const words = ["softmax-explainer", "export", file];
-  const own = default_state(rules, strings, s.lang, s.names.length);
   for (const f of rules.lesson_fields) {
-    if (!f.cli) continue;
-    const value = f.kind === "logits" ? s.z : s[f.key];
-    let text = null;
-    if (f.kind === "logits") text = value.join(",");
-    else if (f.kind === "names") text = value.some((name, k) => name !== own.names[k]) ? value.join(",") : null;
-    else if (f.kind === "flag") text = value ? "" : null;
-    else if (f.kind === "keys") text = value.length ? value.join(",") : null;
-    else if (value !== f.default) text = String(value);
-    if (text === null) continue;
+    // Where a link leaves a field out, so does the command; the logits (--logits sets where they start, and they
+    // start there) always. Every flag with an option is off by default: its option turns it on.
+    if (!f.cli || (f.kind !== "logits" && link_default(f, s, strings))) continue;
     words.push(f.cli.name);
-    if (f.kind !== "flag") words.push(text);
+    const value = f.kind === "logits" ? s.z : s[f.key];
+    if (f.kind !== "flag") words.push(Array.isArray(value) ? value.join(",") : String(value));
   }
   return words.map(shell_word).join(" ");
 }
 
-/** Where the built link opens: the served app's address with the link as its query, the exported file's with it
- * as its hash, or (a notebook's output has no address) the keys alone. */
-function address(page, link) {
-  const { a } = page;
-  if (a.mode === "served") return `${served_home(page).url}?${link}`;
-  if (a.mode === "file") return `${location.href.split("#")[0]}#${link}`;
-  return link;
-}
-
 /** An iframe for a course page: the exported file by its name beside the page, or the served app. */
 function iframe(page, link, t) {
-  const src = page.a.mode === "served" ? address(page, link)
+  const src = page.a.mode === "served" ? link_address(page, link)
     : `${decodeURIComponent(location.pathname.split("/").pop() || "explainer.html")}#${link}`;
   return `<iframe src="${escape_html(src)}" title="${escape_html(t.teach_frame_title)}" ` +
     'style="width: 100%; height: 1458px; border: 0;"></iframe>';
@@ -82,7 +68,7 @@ function iframe(page, link, t) {
 /** What the link will do, in words: where it opens, in which language and look, what is fixed and hidden. */
 export function preview(built, steps, t) {
   const names = (keys) => keys.map((key) => t.lock_names[key]).join(", ");
-  const title = t.tour_steps[steps[built.step - 1].id].title.replace(/<[^>]+>/g, "");
+  const title = plain_text(t.tour_steps[steps[built.step - 1].id].title);
   const look = `${t.teach_themes[built.theme]}${built.lecture ? `, ${t.teach_lecture_on}` : ""}`;
   const only_locked = built.lock.filter((key) => !built.hide.includes(key));
   const fixed = [
@@ -101,7 +87,7 @@ function form_html(page, choice, t) {
     `<option value="${escape_html(String(v))}"${v === chosen ? " selected" : ""}>${escape_html(label(v))}</option>`)
     .join("");
   const steps = options(a.steps.map((_, k) => k + 1), (k) =>
-    `${k}. ${t.tour_steps[a.steps[k - 1].id].title.replace(/<[^>]+>/g, "")}`, choice.step);
+    `${k}. ${plain_text(t.tour_steps[a.steps[k - 1].id].title)}`, choice.step);
   const rows = controlled(a.rules).map((key) => `<tr><th scope="row">${escape_html(t.lock_names[key])} ` +
     `<code>${key}</code></th>` +
     `<td><input type="checkbox" data-lock="${key}"${choice.lock.includes(key) ? " checked" : ""} ` +
@@ -116,7 +102,7 @@ function form_html(page, choice, t) {
     `<label>${t.teach_step} <select data-choice="step">${steps}</select></label>` +
     `<label>${t.teach_lang} <select data-choice="lang">${options(Object.keys(t.lang_options),
       (l) => t.lang_options[l], choice.lang)}</select></label>` +
-    `<label>${t.teach_theme} <select data-choice="theme">${options(THEMES, (th) => t.teach_themes[th],
+    `<label>${t.teach_theme} <select data-choice="theme">${options(theme_choices(a.rules), (th) => t.teach_themes[th],
       choice.theme)}</select></label>` +
     `<label><input type="checkbox" data-choice="lecture"${choice.lecture ? " checked" : ""}> ${t.lecture}</label>` +
     `</div><div class="teach-keys"><table><thead><tr><th scope="col">${t.teach_control}</th>` +
@@ -148,7 +134,7 @@ function write_texts(page, s, t) {
   if (!el) return;
   const built = built_lesson(s, page.teach.choice, a.rules, a.strings);
   const link = link_of(built, a.strings, a.rules);
-  const texts = { link: address(page, link), command: export_command(built, a.rules, a.strings),
+  const texts = { link: link_address(page, link), command: export_command(built, a.rules, a.strings),
     iframe: iframe(page, link, t), preview: preview(built, a.steps, t) };
   for (const [key, text] of Object.entries(texts)) {
     const out = el.querySelector(`[data-out="${key}"]`);

@@ -11,7 +11,7 @@ import { OVERFLOW_AT } from "./lab.mjs";
 import { act, now } from "./lesson.mjs";
 import { default_state } from "./link.mjs";
 import { alibi_relative, head_slope } from "./lm_view.mjs";
-import { escape_html, fill, fixed3, with_minus } from "./readouts.mjs";
+import { escape_html, fill, fixed3, plain_text, with_minus } from "./readouts.mjs";
 import { cross_entropy, entropy, label_smoothing_floor, logsumexp, softmax, uniform_loss } from "./softmax.mjs";
 
 // A lesson's keys that a step starting from a fresh lesson keeps (app/fields.py, a row's `kept`).
@@ -262,10 +262,9 @@ export function tour_live(page, s, t, done) {
   if (said && same_lesson(said.s, s)) return said.text;
   const words = t.tour_steps[page.a.steps[s.step - 1].id];
   // A live region is read as text: the strings' sub- and superscripts go.
-  const plain = (html) => html.replace(/<[^>]+>/g, "");
   let text = "";
-  if (said?.step !== s.step) text = fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: plain(words.title) });
-  else if (done && !said.done) text = fill(t.tour_live_done, { done: plain(words.done) });
+  if (said?.step !== s.step) text = fill(t.tour_live, { k: s.step, n: page.a.steps.length, title: plain_text(words.title) });
+  else if (done && !said.done) text = fill(t.tour_live_done, { done: plain_text(words.done) });
   page.path.said = { step: s.step, done, text, s };
   return text;
 }
