@@ -261,23 +261,32 @@ def test_quiet_styles_a_renderers_sheet_is_written_at_every_paint_and_kept_when_
     assert got == [[1, 0, ""], 1, 1, ":host { --sx-probe: 1; }", [2, ""], True, True]
 
 
-def test_quiet_styles_a_visual_reads_its_css_variable_once_a_task_and_afresh_in_the_next(pg):
-    """VisualProperties._get_css_value reads `--bk-<visual>-<attr>` from the renderer's element by
-    getComputedStyle; the page reads it once a task, and a change shows in the next task."""
+def test_quiet_styles_the_explainers_visuals_read_no_css_variable(pg):
+    """VisualProperties._get_css_value reads `--bk-<visual>-<attr>` from the renderer's element by getComputedStyle,
+    and a value there overrides the model's. The explainer's looks are its themes': a variable set on its renderer's
+    element, or on the host page's body, is not asked for and changes nothing drawn (the probability figure's
+    pixels, compared before and after a repaint)."""
+    fig = pg.evaluate_handle(f"() => Bokeh.index.find_one(({FIND})('prob_figure')).el").as_element()
+    shown = fig.screenshot()
     got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
         const r = v.computed_renderer_views.find((r) => r._css_vars && [...(r.visuals ?? [])][0]);
-        const visual = [...r.visuals][0]; const name = visual.css_prefix + 'probe';
-        let asked = 0; const gcs = window.getComputedStyle;
-        window.getComputedStyle = (...a) => {{ asked++; return gcs(...a); }};
-        r.el.style.setProperty(name, 'one');
-        const first = [visual._get_css_value('probe'), visual._get_css_value('probe'), asked];
-        r.el.style.setProperty(name, 'two');
-        const stale = visual._get_css_value('probe');
-        await new Promise((done) => setTimeout(done, 0));
-        const next = [visual._get_css_value('probe'), asked];
-        window.getComputedStyle = gcs; r.el.style.removeProperty(name);
-        return [first, stale, next, visual._get_css_value.quiet === true]; }}""")
-    assert got == [["one", "one", 1], "one", ["two", 2], True]
+        const visual = [...r.visuals][0], name = visual.css_prefix + 'color';
+        r.el.style.setProperty(name, 'red');
+        for (const attr of ['line-color', 'fill-color', 'text-color']) {{
+          document.body.style.setProperty(`--bk-${{attr}}`, 'red'); }}
+        const own = getComputedStyle(r.el).getPropertyValue(name);
+        const asked = [], get = CSSStyleDeclaration.prototype.getPropertyValue;
+        CSSStyleDeclaration.prototype.getPropertyValue = function (p) {{
+          if (p.startsWith('--bk-')) asked.push(p);
+          return get.call(this, p); }};
+        const read = [visual._get_css_value('color'), own];
+        v.request_repaint(); await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+        CSSStyleDeclaration.prototype.getPropertyValue = get; r.el.style.removeProperty(name);
+        return [read, asked, visual._get_css_value.quiet === true]; }}""")
+    assert got == [["", "red"], [], True], "[the visual's read and the element's style, --bk-* asked, patched]"
+    assert fig.screenshot() == shown, "a --bk-* variable changed what the explainer draws"
+    pg.evaluate("""() => { for (const attr of ['line-color', 'fill-color', 'text-color'])
+        document.body.style.removeProperty(`--bk-${attr}`); }""")
 
 
 def test_quiet_styles_a_glyph_renderers_empty_element_stays_where_it_was_put(pg):
