@@ -207,7 +207,9 @@ function owner_of(obj, name) {
  * styles whenever a renderer moved since the last read: half the time of a layout with every view open (a new
  * width: 1.0 s → 0.55 s), and 2 ms of a frame of a T drag. The explainer's looks are its themes' (LOOK, set on
  * the models): nothing of its own sets a `--bk-*` variable, and one a host page sets would override the
- * projector's contrast, so the explainer's visuals read none. And a glyph renderer's element holds nothing (its
+ * projector's contrast, so the explainer's visuals read none. A plot's base font size (getComputedStyle again, for
+ * each axis and title at every paint) is read once a task, as bokeh/bokeh#15205 reads styles after 3.9. And a
+ * glyph renderer's element holds nothing (its
  * glyph is drawn on the canvas), yet Bokeh moves it to the glyph's bounding box at every paint
  * (RendererView.update_position): each bar chart's and curve's box changes in every frame of a T drag, and every
  * move restyled and laid out the page again, about 4 ms of its 25 with the road to language models open
@@ -241,6 +243,22 @@ export function quiet_styles(page, fig) {
       return owned(this.obj) ? "" : read.call(this, name);
     };
     visual._get_css_value.quiet = true;
+  }
+  const plot = owner_of(view_of(page, fig), "base_font_size");
+  const font_size = plot && Object.getOwnPropertyDescriptor(plot, "base_font_size");
+  if (font_size?.get && !font_size.get.quiet) {
+    let sizes = null; // this task's: plot view → its element's font size
+    const get = function () {
+      if (!owned(this)) return font_size.get.call(this);
+      if (sizes === null) {
+        sizes = new Map();
+        queueMicrotask(() => { sizes = null; });
+      }
+      if (!sizes.has(this)) sizes.set(this, font_size.get.call(this));
+      return sizes.get(this);
+    };
+    get.quiet = true;
+    Object.defineProperty(plot, "base_font_size", { ...font_size, get });
   }
 }
 

@@ -289,6 +289,24 @@ def test_quiet_styles_the_explainers_visuals_read_no_css_variable(pg):
         document.body.style.removeProperty(`--bk-${attr}`); }""")
 
 
+def test_quiet_styles_a_plots_base_font_size_is_read_once_a_task_and_afresh_in_the_next(pg):
+    """PlotView.base_font_size asks getComputedStyle for the plot element's font size, for each axis and title at
+    every paint; the page reads it once a task, and a change shows in the next task."""
+    got = pg.evaluate(f"""async () => {{ const v = Bokeh.index.find_one(({FIND})('prob_figure'));
+        let asked = 0; const gcs = window.getComputedStyle;
+        window.getComputedStyle = (...a) => {{ asked++; return gcs(...a); }};
+        await new Promise((done) => setTimeout(done, 0));
+        const was = v.el.style.fontSize; v.el.style.fontSize = '17px';
+        const first = [v.base_font_size, v.base_font_size, asked];
+        v.el.style.fontSize = '19px';
+        const stale = v.base_font_size;
+        await new Promise((done) => setTimeout(done, 0));
+        const next = [v.base_font_size, asked];
+        window.getComputedStyle = gcs; v.el.style.fontSize = was;
+        return [first, stale, next]; }}""")
+    assert got == [[17, 17, 1], 17, [19, 2]]
+
+
 def test_quiet_styles_a_glyph_renderers_empty_element_stays_where_it_was_put(pg):
     """A glyph renderer's element holds nothing (RendererView.el: its glyph is drawn on the canvas), and Bokeh
     moves it to the glyph's box at every paint (RendererView.update_position writes its `position` sheet); the
@@ -396,8 +414,8 @@ def foreign_item():
 def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exported):
     """Every change the adapter makes to Bokeh's methods applies under the explainer's root alone: another
     document embedded in the same page moves its glyph renderer's element, writes its sheets and reads its CSS
-    variables afresh, keeps Bokeh's press timer, measures its axes at every paint while the explainer is in a
-    gesture, has its slider set up again by its own slide, and paints its title as Bokeh does."""
+    variables and its font size afresh, keeps Bokeh's press timer, measures its axes at every paint while the
+    explainer is in a gesture, has its slider set up again by its own slide, and paints its title as Bokeh does."""
     p = new_page(block_network=True, viewport=(1280, 960))
     p.pg.goto(exported.as_uri())
     lp.wait_ready(p.pg)
@@ -419,6 +437,7 @@ def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exp
         let asked = 0; const gcs = window.getComputedStyle;
         window.getComputedStyle = (...a) => {{ asked++; return gcs(...a); }};
         drawn.el.style.setProperty(name, 'one'); visual._get_css_value('probe'); visual._get_css_value('probe');
+        v.base_font_size; v.base_font_size;
         window.getComputedStyle = gcs; drawn.el.style.removeProperty(name);
         drawn.reposition(true);
         const g = v.canvas_view.ui_event_bus.ui_gestures;
@@ -428,7 +447,7 @@ def test_the_adapter_leaves_another_bokeh_documents_views_to_bokeh(new_page, exp
         title.request_paint = paint;
         return [moved, asked, Object.hasOwn(drawn._css_vars, '_update'), Object.hasOwn(g, '_start_timeout'),
                 g.constructor.press_threshold, paints - asked_at_once]; }}""")
-    assert got == [True, 2, False, False, 300, 0], "[moved, reads, quiet sheet, no press timer, threshold, paints]"
+    assert got == [True, 4, False, False, 300, 0], "[moved, reads, quiet sheet, no press timer, threshold, paints]"
     # The explainer in a gesture (its T slider held and moved): the other figure measures its axes at each paint.
     count_panel_measures(pg, f"({foreign})('foreign_figure')")
     x, y = handle_centre(pg, "temperature")
