@@ -1,13 +1,15 @@
 """Drag feedback in Chromium: pointer move → the frame that shows it, painted.
 
-    python tests/benchmarks/bench_drag_latency.py [--moves 200] [--rounds 3]
+    python tests/benchmarks/bench_drag_latency.py [--moves 200] [--rounds 3] [--also OTHER.html ...]
 
 Seven pages in one run, in turn, each dragged the same way: the default lesson (K = 3) and the heaviest (K = 10
 with label smoothing, every readout on), each exported and served; the peer, a bare Bokeh page whose point is
 dragged by the same PointDrawTool with no callback at all; and the explainer's own two figures with none of
 the page (one small callback redraws their bars, arrows and labels), at K = 3 and K = 10, which is what Bokeh
 itself costs for them.
-Rounds alternate the pages, so a busy machine slows them alike, and the ratios are the figures to read.
+Rounds alternate the pages, so a busy machine slows them alike, and the ratios are the figures to read. `--also`
+adds an exported page of another version (the release before's, exported from its own checkout) to the same
+rounds: a change's effect, read where the machine's hour cannot move it.
 
 Measured inside the page: t0 is the pointermove event's arrival; t1 is when the frame that shows the change
 has been painted: the first animation frame after the watched source changed (the `probs` source; the peer's
@@ -173,6 +175,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--also", action="append", default=[], metavar="HTML",
+                    help="another version's exported page, dragged in the same rounds")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     ours, heavy, peer = tmp / "explainer.html", tmp / "ten_smoothed.html", tmp / "peer.html"
@@ -193,6 +197,8 @@ def main():
              ("the same figures, no page, K = 3", only.as_uri(), "probs", lp.wait_drawn),
              ("the same figures, no page, K = 10", only_ten.as_uri(), "probs", lp.wait_drawn),
              ("peer: bare PointDrawTool drag", peer.as_uri(), "logits", lp.wait_drawn)]
+    pages[4:4] = [(f"also: {Path(other).name}", Path(other).resolve().as_uri(), "probs", lp.wait_ready)
+                  for other in args.also]
     try:
         wait_serving(app, alive=lambda: server.poll() is None)
         with sync_playwright() as pw:
