@@ -201,20 +201,19 @@ function owner_of(obj, name) {
 }
 
 /** Leave alone the styles a frame does not change. Bokeh writes each renderer's sheet of CSS variables again at
- * every paint, empty or not (DOMComponentView.reposition, _update_css_variables: InlineStyleSheet._update sets
- * the `<style>`'s text): a sheet given the text it holds is left as it is. And each scalar visual read asks
- * getComputedStyle for its `--bk-*` variable (VisualProperties._get_css_value), which recalculates the page's
- * styles whenever a renderer moved since the last read: half the time of a layout with every view open (a new
- * width: 1.0 s → 0.55 s), and 2 ms of a frame of a T drag. The explainer's looks are its themes' (LOOK, set on
- * the models): nothing of its own sets a `--bk-*` variable, and one a host page sets would override the
- * projector's contrast, so the explainer's visuals read none. A plot's base font size (getComputedStyle again, for
- * each axis and title at every paint) is read once a task, as bokeh/bokeh#15205 reads styles after 3.9. And a
- * glyph renderer's element holds nothing (its
+ * every paint, empty or not (DOMComponentView.reposition, _update_css_variables: InlineStyleSheet._update sets the
+ * `<style>`'s text): a sheet given the text it holds is left as it is. Each scalar visual read asks
+ * getComputedStyle for its `--bk-*` variable (VisualProperties._get_css_value), and PlotView.base_font_size asks it
+ * for each axis and title at every paint: a read after a renderer moved recalculates the page's styles, which was
+ * half the time of a layout with every view open (tests/benchmarks/bench_resize.py). The explainer's looks are its
+ * themes' (LOOK, set on the models): nothing of its own sets a `--bk-*` variable, and one a host page sets would
+ * override the projector's contrast, so the explainer's visuals read none; a plot's font size is read once a task,
+ * as bokeh/bokeh#15205 reads styles after 3.9 (issue #15286). And a glyph renderer's element holds nothing (its
  * glyph is drawn on the canvas), yet Bokeh moves it to the glyph's bounding box at every paint
  * (RendererView.update_position): each bar chart's and curve's box changes in every frame of a T drag, and every
  * move restyled and laid out the page again, about 4 ms of its 25 with the road to language models open
- * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. On
- * the prototypes of renderers, visuals and glyph renderers, for the explainer's views alone. */
+ * (tests/benchmarks/bench_vocabulary_drag.py). Glyph renderers stay where they were first put. On the prototypes of
+ * renderers, visuals, plots and glyph renderers, for the explainer's views alone. */
 export function quiet_styles(page, fig) {
   const views = view_of(page, fig)?.computed_renderer_views ?? [];
   const glyph = views.find((r) => r.model.type === "GlyphRenderer");
