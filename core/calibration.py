@@ -127,8 +127,8 @@ def nll_slope(z: ArrayLike, labels: ArrayLike, T: float = 1.0) -> float:
     """
     x, y = _examples(z, labels)
     t = _validate.temperature(T)
-    mean, _ = _moments(x, 1.0 / t)
-    return -float(np.mean(mean - _label_logits(x, y))) / (t * t)
+    mean, _, _ = _moments(x, 1.0 / t)
+    return -float(np.mean(mean - _label_logits(x, y))) / t / t  # T² underflows below T = 1.5e-154
 
 
 def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_iter: int = 50) -> Fit:
@@ -171,13 +171,13 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
     gaps = x - right[:, None]
     lo, hi, beta, path, reach, last = 0.0, np.inf, scale, [1.0], 2.0, np.inf
     for _ in range(max_iter):
-        mean, variance = _moments(gaps, beta)
-        slope, curvature = float(np.mean(mean)), float(np.mean(variance))
+        mean, variance, k = _moments(gaps, beta)
+        slope, curvature, unit = float(np.mean(mean)), float(np.mean(variance)), 4.0**k  # curvature in unit²
         # The slope's rounding error: K terms q_k·gap_k each, so at most a few K·eps·Σ_k q_k·|gap_k|, which is at
         # most |E_q[gap]| + √Var_q[gap]. Bounded by what q weighs, not by the largest logit: a gap q no longer
         # weighs (−1 beside logits of 1e-53, at T near 1e-53) adds no error, and a bound from it stopped a fit
         # 0.02 nats above the minimum.
-        noise = 4 * x.shape[1] * np.finfo(np.float64).eps * float(np.mean(np.abs(mean) + np.sqrt(variance)))
+        noise = 4 * x.shape[1] * np.finfo(np.float64).eps * float(np.mean(np.abs(mean) + np.sqrt(variance) * unit))
         if slope > 0:
             hi = beta
         else:
@@ -186,15 +186,19 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
         # square (5e-33 at logits of 1e45 and T = 1). A Newton step on it is noise: it moved T from 1 by 7e-14
         # there and, being tiny beside β, passed for converged. A curvature within the square of the slope's
         # rounding error is taken as none (no gap q weighs is that close to E_q: Var_q would be far larger).
-        newton = beta - slope / curvature if curvature > noise * noise else math.nan
+        newton = beta - slope / unit / curvature / unit if curvature > (noise / unit) ** 2 else math.nan
         if abs(newton - beta) <= tol * beta or abs(slope) <= noise:  # converged; β is an end of the bracket
             step, done = (newton if lo < newton < hi else beta), True
         elif lo < newton < hi and abs(newton - beta) <= 0.5 * last:
             step, done = newton, False
         elif lo == 0 or hi == np.inf:  # one side still open: each time the square of the last factor
-            step, reach, done = (beta * reach if hi == np.inf else beta / reach), min(reach * reach, 2.0**512), False
-            if not BETA_RANGE[0] <= step <= BETA_RANGE[1]:
+            # The last factor may overshoot the range's end where the minimiser still lies inside it (T = 1e-241
+            # when the labels differ only by logits of 1e-240): the end is tried before the fit gives up.
+            end = BETA_RANGE[1] if hi == np.inf else BETA_RANGE[0]
+            if beta == end:
                 raise ValueError("no temperature within float64's range fits")
+            step = min(beta * reach, end) if hi == np.inf else max(beta / reach, end)
+            reach, done = min(reach * reach, 2.0**512), False
         else:
             step = math.sqrt(lo) * math.sqrt(hi)
             if not lo < step < hi:  # the ends are within 3 ulps: nothing lies between them and the midpoint
@@ -210,10 +214,17 @@ def fit_temperature(z: ArrayLike, labels: ArrayLike, tol: float = 1e-13, max_ite
 
 
 def _moments(x, beta):
-    """Each row's E_q[z] and Var_q[z], q = softmax(β z): the NLL's slope and curvature in β, averaged."""
+    """Each row's E_q[z] and Var_q[z] / 16^k, q = softmax(β z), and k: the NLL's slope and curvature in β, averaged.
+
+    4^k is the largest |z − E_q[z]| that q weighs, to a power of 4 (exact). Var_q[z] itself underflows where the
+    only gaps q still weighs are tiny beside the logits that set fit_temperature's scale: labels told apart by
+    logits of 1e-240 beside a 5 that q weighs 0 left no curvature, and no Newton step, near T = 1e-241.
+    """
     q = softmax(x, 1.0 / beta)
     mean = np.sum(q * x, axis=1)
-    return mean, np.sum(q * (x - mean[:, None]) ** 2, axis=1)
+    deviation = np.where(q > 0, x - mean[:, None], 0.0)  # a gap q weighs 0 adds 0, not 0 · inf once scaled
+    k = int(np.frexp(np.max(np.abs(deviation)))[1] // 2)
+    return mean, np.sum(q * (deviation / 4.0**k) ** 2, axis=1), k
 
 
 def _label_logits(x, y):

@@ -60,29 +60,38 @@ export function mean_nll(z, labels, T = 1.0) {
   return -pairwise_sum(z.map((row, i) => log_softmax_at(row, labels[i], T))) / z.length;
 }
 
-// Each row's E_q[z] and Var_q[z], q = softmax(β z): the NLL's slope and curvature in β, averaged.
-function moments(z, beta) {
-  return z.map((row) => {
-    const q = softmax(row, 1 / beta);
-    const mean = pairwise_sum(q.map((qk, k) => qk * row[k]));
-    return { mean, variance: pairwise_sum(q.map((qk, k) => qk * (row[k] - mean) ** 2)) };
-  });
-}
-
-const beta_slope = (z, labels, m) => pairwise_sum(m.map((r, i) => r.mean - z[i][labels[i]])) / z.length;
-
-/** d NLL / dT = −(1/T²)·(1/n) Σ_i (E_q[z_i] − z_{i,y_i}), q = softmax(z_i/T). */
-export function nll_slope(z, labels, T = 1.0) {
-  examples(z, labels);
-  return -beta_slope(z, labels, moments(z, 1 / T)) / (T * T);
-}
-
 // frexp's exponent e of v > 0 (v = m·2^e, m in [1/2, 1)), read from the bits: Math.log2 rounds near powers of two.
 function frexp_exponent(v) {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, v);
   const field = (view.getUint16(0) >> 4) & 0x7ff;
   return v === 0 ? 0 : field === 0 ? frexp_exponent(v * 2 ** 64) - 64 : field - 1022;
+}
+
+// Each row's E_q[z] and Var_q[z] / unit², q = softmax(β z), with unit = 4^k the largest |z − E_q[z]| that q
+// weighs, to a power of 4: the NLL's slope and curvature in β, averaged, with no curvature underflowing where the
+// only gaps q still weighs are tiny (core's _moments).
+function moments(z, beta) {
+  const rows = z.map((row) => {
+    const q = softmax(row, 1 / beta);
+    const mean = pairwise_sum(q.map((qk, k) => qk * row[k]));
+    return { q, mean, deviation: row.map((v, k) => (q[k] > 0 ? v - mean : 0)) };
+  });
+  const top = rows.reduce((m, r) => r.deviation.reduce((n, d) => Math.max(n, Math.abs(d)), m), 0);
+  const unit = 4 ** Math.floor(frexp_exponent(top) / 2);
+  return {
+    unit,
+    rows: rows.map(({ q, mean, deviation }) => (
+      { mean, variance: pairwise_sum(q.map((qk, k) => qk * (deviation[k] / unit) ** 2)) })),
+  };
+}
+
+const beta_slope = (z, labels, m) => pairwise_sum(m.rows.map((r, i) => r.mean - z[i][labels[i]])) / z.length;
+
+/** d NLL / dT = −(1/T²)·(1/n) Σ_i (E_q[z_i] − z_{i,y_i}), q = softmax(z_i/T). */
+export function nll_slope(z, labels, T = 1.0) {
+  examples(z, labels);
+  return -beta_slope(z, labels, moments(z, 1 / T)) / T / T; // T·T underflows below T = 1.5e-154
 }
 
 // The β that fit_temperature tries, in its scaled units: 1/β and β both finite and normal (core BETA_RANGE).
@@ -105,16 +114,16 @@ export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
   let lo = 0, hi = Infinity, beta = scale, reach = 2, last = Infinity;
   const path = [1];
   for (let it = 0; it < max_iter; it++) {
-    const m = moments(gaps, beta);
-    const slope = pairwise_sum(m.map((r) => r.mean)) / x.length;
-    const curvature = pairwise_sum(m.map((r) => r.variance)) / x.length;
+    const { rows, unit } = moments(gaps, beta);
+    const slope = pairwise_sum(rows.map((r) => r.mean)) / x.length;
+    const curvature = pairwise_sum(rows.map((r) => r.variance)) / x.length; // in unit²
     // The slope's rounding error, bounded by what q weighs (core's fit_temperature).
-    const weighed = pairwise_sum(m.map((r) => Math.abs(r.mean) + Math.sqrt(r.variance))) / x.length;
+    const weighed = pairwise_sum(rows.map((r) => Math.abs(r.mean) + Math.sqrt(r.variance) * unit)) / x.length;
     const noise = 4 * K * Number.EPSILON * weighed;
     if (slope > 0) hi = beta;
     else lo = beta;
     // A curvature within the square of the slope's rounding is rounding alone (ties: core's fit_temperature).
-    const newton = curvature > noise * noise ? beta - slope / curvature : NaN;
+    const newton = curvature > (noise / unit) ** 2 ? beta - slope / unit / curvature / unit : NaN;
     let step, done;
     if (Math.abs(newton - beta) <= tol * beta || Math.abs(slope) <= noise) {
       step = lo < newton && newton < hi ? newton : beta;
@@ -123,10 +132,12 @@ export function fit_temperature(z, labels, tol = 1e-13, max_iter = 50) {
       step = newton;
       done = false;
     } else if (lo === 0 || hi === Infinity) {
-      step = hi === Infinity ? beta * reach : beta / reach;
+      // The range's end is tried before the fit gives up (core's fit_temperature).
+      const end = hi === Infinity ? BETA_RANGE[1] : BETA_RANGE[0];
+      if (beta === end) throw new Error("no temperature within float64's range fits");
+      step = hi === Infinity ? Math.min(beta * reach, end) : Math.max(beta / reach, end);
       reach = Math.min(reach * reach, 2 ** 512);
       done = false;
-      if (!(BETA_RANGE[0] <= step && step <= BETA_RANGE[1])) throw new Error("no temperature within float64's range fits");
     } else {
       step = Math.sqrt(lo) * Math.sqrt(hi);
       if (!(lo < step && step < hi)) step = beta;

@@ -123,6 +123,12 @@ def fittable():
            [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1]))
 @example(([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 6.960699409128687e-74],
            [0.0, 0.0, -1.0, -3.96420567e-53]], [0, 0, 0, 0, 1]))
+# Found by Hypothesis: labels told apart only by logits of 1e-240 and 2.6e-248, beside a 5 that sets the scale. The
+# minimiser, T = 2.07e-241, lay past the last step out that stayed in float64's range (the fit refused it); once
+# reached, Var_q underflowed to 0 and left no Newton step (66 bisections); nll_slope's T² underflowed to 0 there.
+@example(([[0.0, 0.0], [0.0, 0.0], [0.0, -4.039807173950641e-240], [2.6045984727861688e-248, 0.0], [-5.0, 0.0]],
+          [0, 0, 0, 1, 1]))
+@example(([[0.0, 0.0], [0.0, 0.0], [0.0, -4.039807173950641e-240], [2.6045984727861688e-248, 0.0]], [0, 0, 0, 1]))
 def test_generated_fits_are_minimisers(case):
     rows, labels = case
     z, y = np.array(rows), np.array(labels[: len(rows)])
@@ -131,11 +137,24 @@ def test_generated_fits_are_minimisers(case):
     except ValueError as e:  # only the refusals of a set with no finite T ("did not converge" holds "no" too)
         assert str(e).startswith(("no temperature T > 0 fits", "no finite temperature fits")) or "two classes" in str(e)
         return
-    assert abs(cal.nll_slope(z, y, fit.T)) < 1e-9 * max(1.0, 1 / fit.T**2)
+    assert abs(cal.nll_slope(z, y, fit.T)) * fit.T * fit.T < 1e-9 * max(fit.T * fit.T, 1.0)  # no 1/T² to overflow
     lo, hi = fit.T / 4, fit.T * 4
     bounded = minimize_scalar(lambda t: cal.mean_nll(z, y, t), bounds=(lo, hi), method="bounded",
                               options={"xatol": 1e-12 * fit.T})
     assert cal.mean_nll(z, y, fit.T) <= bounded.fun + 1e-12
+
+
+def test_a_minimiser_near_the_end_of_float64_s_range_is_reached_by_newton_steps():
+    # Hypothesis's case above: the step out from T = 1.1e-154 (×2^-512) left the range, though T = 2.07e-241 lies in
+    # it; there Var_q of gaps of 1e-240 underflowed to 0, and the fit bisected 66 times. Now thirteen steps out to
+    # the range's end, then twenty, Newton's among them, to the minimiser, where the slope is 0 to its rounding.
+    z = [[0.0, 0.0], [0.0, 0.0], [0.0, -4.039807173950641e-240], [2.6045984727861688e-248, 0.0], [-5.0, 0.0]]
+    y = [0, 0, 0, 1, 1]
+    fit = cal.fit_temperature(z, y)
+    assert 2.06e-241 < fit.T < 2.07e-241 and len(fit.path) <= 36
+    assert abs(beta_slope(z, y, fit.T)) < 1e-262  # the labels' logits differ by 4e-240: 2e-23 of the scale
+    assert beta_slope(z, y, fit.T / 2) > 0 > beta_slope(z, y, fit.T * 2)
+    assert math.isfinite(cal.nll_slope(z, y, 1e-200))  # T² is 0 in float64: the slope is divided by T twice
 
 
 def beta_slope(z, y, T):

@@ -47,7 +47,11 @@ def fit_sets():
             ([[math.log(3.0) * (1 + 1e-9), 0.0]] * 4, [0, 0, 0, 1]),
             # only logits of 1e-53 and 1e-74 tell the labels apart: the slope's rounding bound follows what q weighs
             ([[0.0] * 4, [0.0] * 4, [0.0, 0.0, 0.0, 6.960699409128687e-74], [1.0, 0.0, 0.0, 0.0],
-              [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1])]
+              [0.0, 0.0, 0.0, -3.964205665864705e-53]], [0, 0, 0, 0, 1]),
+            # only logits of 1e-240 and 2.6e-248 do, beside a 5: the minimiser lies near the range's end, and Var_q
+            # is scaled there so that it does not underflow
+            ([[0.0, 0.0], [0.0, 0.0], [0.0, -4.039807173950641e-240], [2.6045984727861688e-248, 0.0], [-5.0, 0.0]],
+             [0, 0, 0, 1, 1])]
     example = np.array([[4.0, 0.0], [0.0, 4.0], [3.0, 0.0], [4.0, 0.0]])
     sets += [((example * 2.0**e).tolist(), [0, 1, 1, 0]) for e in (-600, -300, 300, 600)]
     # ties of three make a curvature of rounding alone at T = 1 once the logits are 2^148 times these
