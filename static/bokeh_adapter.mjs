@@ -17,6 +17,8 @@ const KEPT = (globalThis.__softmax_explainer_bokeh ??= {
   measured: 0, // a new generation whenever a font loads: every label's size may have changed with it
   deferring: null, // the root view whose layout waits for the end of `one_layout`'s change, and whether one is due
   due: false,
+  redrawn: null, // the root view of a widget Bokeh is drawing again, and the roots whose layout is due after it
+  queued: new WeakSet(),
 });
 
 /** Whether a view is the explainer's: it or one of its parents (a renderer's plot, a plot's layout) is a root's. */
@@ -173,6 +175,24 @@ export function untabbable(page, fig) {
 export function one_layout(page, change) {
   const root = view_of(page, page.a.root);
   if (!root) return change();
+  quiet_layouts(root);
+  const outer = KEPT.deferring;
+  KEPT.deferring = root;
+  if (!outer) KEPT.due = false; // inside another one_layout, a layout it noted stays due
+  try {
+    return change();
+  } finally {
+    KEPT.deferring = outer;
+    if (KEPT.due && !outer) root.invalidate_layout.bokeh.call(root);
+  }
+}
+
+/** The layout patches `one_layout` relies on, on the prototypes of the root's view and of every widget's. A widget
+ * drawn again (LayoutDOMView.rerender: a button's new label, a select's new title) computes the whole layout from
+ * its root, and a button does it after `change` has returned, once its label's view is built: a new language
+ * laid the page out 44 times. The root's layout due from a widget drawn again is computed once, after the task's
+ * other scripts (a microtask, before anything is painted). */
+function quiet_layouts(root) {
   const proto = owner_of(root, "invalidate_layout");
   if (!proto.invalidate_layout.quiet) {
     const invalidate = proto.invalidate_layout;
@@ -183,14 +203,38 @@ export function one_layout(page, change) {
     proto.invalidate_layout.quiet = true;
     proto.invalidate_layout.bokeh = invalidate;
   }
-  const outer = KEPT.deferring;
-  KEPT.deferring = root;
-  if (!outer) KEPT.due = false; // inside another one_layout, a layout it noted stays due
-  try {
-    return change();
-  } finally {
-    KEPT.deferring = outer;
-    if (KEPT.due && !outer) proto.invalidate_layout.bokeh.call(root);
+  const layout = owner_of(root, "compute_layout");
+  if (!layout.compute_layout.quiet) {
+    const compute = layout.compute_layout;
+    layout.compute_layout = function () {
+      if (KEPT.deferring === this) KEPT.due = true;
+      else if (KEPT.redrawn === this) {
+        if (KEPT.queued.has(this)) return;
+        KEPT.queued.add(this);
+        queueMicrotask(() => {
+          KEPT.queued.delete(this);
+          compute.call(this);
+        });
+      } else compute.call(this);
+    };
+    layout.compute_layout.quiet = true;
+  }
+  const widget = owner_of(root, "rerender");
+  if (!widget.rerender.quiet) {
+    const rerender = widget.rerender;
+    widget.rerender = function () {
+      if (!owned(this)) return rerender.call(this);
+      let top = this;
+      while (top.parent) top = top.parent;
+      const outer = KEPT.redrawn;
+      KEPT.redrawn = top;
+      try {
+        rerender.call(this);
+      } finally {
+        KEPT.redrawn = outer;
+      }
+    };
+    widget.rerender.quiet = true;
   }
 }
 

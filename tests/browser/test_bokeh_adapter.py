@@ -497,3 +497,33 @@ def test_one_layout_a_new_look_lays_the_page_out_a_few_times_not_at_every_proper
         lp.settled(pg)
         assert pg.evaluate(f"() => ({FIND})('temperature').css_classes.includes('lecture-mode')") is lecture
         assert 1 <= pg.evaluate("() => window.__layouts") <= 10
+
+
+COUNT_COMPUTED = f"""() => {{ const root = Bokeh.index.find_one(({FIND})('explainer')); window.__computed = 0;
+    if (!root._compute_layout.counted) {{
+      const compute = root._compute_layout;
+      root._compute_layout = function (...args) {{ window.__computed++; return compute.apply(this, args); }};
+      root._compute_layout.counted = true;
+    }} }}"""
+
+
+def test_one_layout_a_new_language_lays_the_page_out_a_few_times_not_once_per_widget(pg):
+    """A widget Bokeh draws again (LayoutDOMView.rerender: a button's new label, a slider's new title) computes the
+    whole layout from its root, and a button does so once its label's view is built, after the page's change has
+    returned: a new language computed the root's layout 44 times (47 for Korean), one per widget. Now a few times;
+    and a button's label changed by itself is laid out before the next frame is painted."""
+    for lang in ("ko", "es", "en"):
+        pg.evaluate(COUNT_COMPUTED)
+        lp.set_value(pg, "lang", lang)
+        lp.wait_state(pg, f"(s) => s.lang === '{lang}'")
+        lp.painted(pg)
+        assert pg.evaluate(f"() => ({FIND})('add_one').label") != "", lang
+        assert 1 <= pg.evaluate("() => window.__computed") <= 10, lang
+    pg.evaluate(COUNT_COMPUTED)
+    laid_out = pg.evaluate(f"""() => new Promise((done) => {{
+        const m = ({FIND})('add_one'), label = m.label;
+        m.label = label + ' ' + label;
+        const now = window.__computed;
+        requestAnimationFrame(() => {{ done([now, window.__computed]); m.label = label; }});
+      }})""")
+    assert laid_out == [0, 1]
