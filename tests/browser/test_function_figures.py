@@ -35,10 +35,22 @@ def open_dragged(new_page, exported, link):
     return p
 
 
-@pytest.mark.parametrize("fn", ["nll", "sigmoid", "sweep"])
-def test_each_curve_is_core_s_function_and_the_lesson_s_point_lies_on_it(new_page, exported, fn):
-    p = open_dragged(new_page, exported, f"z=3,-1,0.5,1.5&y=1&T=0.7&units=bits&fn={fn}")
+def test_each_curve_is_core_s_function_and_the_lesson_s_point_lies_on_it_and_the_lse_band_is_core_s_bounds(
+        new_page, exported):
+    """After a drag, each figure the learner chooses in turn (−ln p, σ of the margin, p against T) is core's function
+    at the points drawn, with the lesson's point on it; and log-sum-exp, open beside them, is core's band."""
+    p = open_dragged(new_page, exported, "z=3,-1,0.5,1.5&y=1&T=0.7&units=bits&fn=nll&open=lse")
     pg = p.pg
+    for fn in ("nll", "sigmoid", "sweep"):
+        if fn != "nll":
+            lp.set_value(pg, "function", fn)
+            lp.wait_state(pg, f"(s) => s.fn === '{fn}'")
+        assert_curve(pg, fn)
+    assert_lse_band(pg)
+    assert p.errors == [], p.errors
+
+
+def assert_curve(pg, fn):
     s = lp.state(pg)
     z, T, y = np.array(s["z"]), s["T"], s["y"]
     prob = core.softmax(z, T=T)
@@ -71,28 +83,33 @@ def test_each_curve_is_core_s_function_and_the_lesson_s_point_lies_on_it(new_pag
         ticks = pg.evaluate(f"""() => {{ const a = ({lp.FIND})('function_figure').below[0];
           return Object.fromEntries(a.major_label_overrides); }}""")
         assert ticks == {"-2": "0.01", "-1": "0.1", "0": "1", "1": "10", "2": "100"}
-    assert p.errors == [], p.errors
 
 
-def test_the_log_sum_exp_band_is_core_s_bounds_and_its_key_says_so(new_page, exported):
-    p = open_dragged(new_page, exported, "z=3,-1,0.5,1.5&T=0.7&open=lse")
-    s = lp.state(p.pg)
+def assert_lse_band(pg):
+    s = lp.state(pg)
     z, T = np.array(s["z"]), s["T"]
-    marks = columns(p.pg, "lse_marks")
+    marks = columns(pg, "lse_marks")
     assert marks["y0"] == [z.max()]
     assert marks["y1"] == pytest.approx([z.max() + T * math.log(len(z))], rel=1e-12)
     assert marks["y"] == pytest.approx([T * float(core.logsumexp(z / T))], rel=1e-12)
     assert marks["y0"][0] <= marks["y"][0] <= marks["y1"][0]
-    assert TEXT["en"]["lse_marks_hint"] in p.pg.evaluate(f"() => ({lp.FIND})('logit_figure').above[0].text")
-    lp.click(p.pg, "sections")  # the first button, "Table": the band stays while log-sum-exp is open
-    assert columns(p.pg, "lse_marks")["y"] != []
+    key = pg.evaluate(f"() => ({lp.FIND})('logit_figure').above[0].text")
+    assert TEXT["en"]["lse_marks_hint"] in " ".join(key.split())  # beside the function figure, it takes two lines
+    lp.click(pg, "sections")  # the first button, "Table": the band stays while log-sum-exp is open
+    assert columns(pg, "lse_marks")["y"] != []
 
 
 def test_the_function_figure_sits_beside_the_bars_on_a_wide_screen_and_below_them_on_a_narrow_one(new_page, exported):
+    """Opened on a wide screen, then the window made narrow (the page follows a width as it opens at one)."""
+    p = new_page(block_network=True, viewport=(1440, 900))
+    p.pg.goto(f"{exported.as_uri()}#fn=nll")
+    lp.wait_ready(p.pg)
     for width, beside in ((1440, True), (1024, False)):
-        p = new_page(block_network=True, viewport=(width, 900))
-        p.pg.goto(f"{exported.as_uri()}#fn=nll")
-        lp.wait_ready(p.pg)
+        if width != 1440:
+            wide = lp.prop(p.pg, "prob_figure", "inner_width")
+            p.pg.set_viewport_size({"width": width, "height": 900})
+            p.pg.wait_for_function(f"() => ({lp.FIND})('prob_figure').inner_width !== {wide}")  # laid out anew
+        lp.painted(p.pg)
         lp.settled(p.pg)
         bars, fn = lp.box(p.pg, "prob_figure"), lp.box(p.pg, "function_figure")  # left, top, right, bottom
         if beside:

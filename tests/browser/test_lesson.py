@@ -58,7 +58,10 @@ def test_contract_names_exist(lesson_page):
     assert lp.data(lesson_page.pg, "logits")["name"] == ["cat", "dog", "bird"]
 
 
-def test_first_frame_is_the_spec_lesson(page):
+def test_first_frame_is_the_spec_lesson_and_a_later_one_alike(page):
+    """The spec lesson's numbers in the first frame; and the page draws every frame, the first one too (at the logit
+    figure's first layout, from a document whose readouts and sources are empty): drawn again later, the same
+    state gives the same HTML and data."""
     z, T, y, p, g = assert_consistent(page.pg)
     assert z.tolist() == DEFAULT_Z and T == 1.0 and y == 0
     # SPEC.md reference values at the default state.
@@ -71,6 +74,23 @@ def test_first_frame_is_the_spec_lesson(page):
     assert "7.389" in formula and "11.213" in formula and "0.659" in formula
     assert abs(g.sum()) < 1e-15
     assert "ln K = 1.099 nats" in lp.text(page.pg, "readout-loss")  # where a model that knows nothing starts
+    keys = [f"readout-{k}" for k in ("loss", "entropy", "lse", "arrows", "probs", "formula", "floor", "kl",
+                                    "perplexity", "gap", "info", "sigmoid")]
+    sources = ("probs", "neg_grad", "settings", "point_labels", "target")
+    pg = page.pg
+    first = {k: lp.html(pg, k) for k in keys}
+    first_data = {name: lp.data(pg, name) for name in sources}
+    lp.set_value(pg, "true_class", "1")
+    lp.set_value(pg, "true_class", "0")
+    assert {k: lp.html(pg, k) for k in keys} == first
+    for name in sources:
+        again = lp.data(pg, name)
+        assert again.keys() == first_data[name].keys(), name
+        for column, values in first_data[name].items():
+            if isinstance(values[0], str):
+                assert again[column] == values, (name, column)
+            else:
+                np.testing.assert_allclose(again[column], values, rtol=1e-12, atol=1e-15, err_msg=f"{name}.{column}")
 
 
 def test_drag_moves_one_logit_and_everything_follows(lesson_page):
@@ -260,28 +280,6 @@ def test_rapid_clicking_stays_exact(lesson_page):
         lp.click(pg, "reset")
     lp.wait_state(pg, "(s) => s.z[0] === 2")
     assert shown(pg)[0].tolist() == DEFAULT_Z
-
-
-def test_first_frame_equals_a_later_one(page):
-    """The page draws every frame, the first one too (at the logit figure's first layout, from a document
-    whose readouts and sources are empty): drawn again later, the same state gives the same HTML and data."""
-    keys = [f"readout-{k}" for k in ("loss", "entropy", "lse", "arrows", "probs", "formula", "floor", "kl",
-                                    "perplexity", "gap", "info", "sigmoid")]
-    sources = ("probs", "neg_grad", "settings", "point_labels", "target")
-    pg = page.pg
-    first = {k: lp.html(pg, k) for k in keys}
-    first_data = {name: lp.data(pg, name) for name in sources}
-    lp.set_value(pg, "true_class", "1")
-    lp.set_value(pg, "true_class", "0")
-    assert {k: lp.html(pg, k) for k in keys} == first
-    for name in sources:
-        again = lp.data(pg, name)
-        assert again.keys() == first_data[name].keys(), name
-        for column, values in first_data[name].items():
-            if isinstance(values[0], str):
-                assert again[column] == values, (name, column)
-            else:
-                np.testing.assert_allclose(again[column], values, rtol=1e-12, atol=1e-15, err_msg=f"{name}.{column}")
 
 
 def test_a_point_held_still_before_it_moves_is_dragged(lesson_page):
