@@ -21,11 +21,15 @@ export function last(page, name) {
 
 const HISTORY = 2000; // steps the loss figure keeps: the oldest go first
 
-/** The loss after each step since the logits last changed otherwise: a step appends (`record_step`), any other
- * change of the logits starts it anew at the loss of the logits shown. */
+/** The loss after each step since what the loss is of (the logits, the true class, T and ε) last changed
+ * otherwise: a step appends (`record_step`), any other change starts it anew at the loss shown. A curve that went
+ * on across a new T or true class, or began at the lesson before the learner opened the steps, would show a jump no
+ * step made; a new learning rate changes only the steps to come, and the curve goes on. */
 export function history_of(page, s, loss) {
   const h = page.history;
-  if (!h || !same_array(s.z, h.z)) page.history = { z: [...s.z], step: [0], loss: [loss] };
+  if (!h || !same_array(s.z, h.z) || h.y !== s.y || h.T !== s.T || h.eps !== s.eps) {
+    page.history = { z: [...s.z], y: s.y, T: s.T, eps: s.eps, step: [0], loss: [loss] };
+  }
   return page.history;
 }
 

@@ -14,6 +14,7 @@ import core
 from app.link import link_pairs, parse_link
 from app.state import Lesson
 from tests.browser import lessonpage as lp
+from tests.browser.conftest import Page
 from tests.browser.conftest import opened as served_or_exported
 
 
@@ -28,6 +29,31 @@ def put(pg, link):
     lp.settled(pg)
 
 
+@pytest.fixture(scope="module")
+def kept(browser, exported):
+    """One exported page, every non-file request refused, that the module's tests of the page's own numbers share."""
+    p = Page(browser, block_network=True, own_context=True)
+    p.pg.goto(exported.as_uri())
+    lp.wait_ready(p.pg)
+    p.session = None
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def lab(kept):
+    """lab(link) -> the kept page showing the lesson of `link`, written on it (`put`) from wherever the test before
+    left it: what the lab computes is the page's from any lesson, not from a page load."""
+
+    def at(link):
+        kept.errors.clear()  # a failed test's own, said there
+        kept.pg.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+        put(kept.pg, link)
+        return kept
+
+    return at
+
+
 def finish(p):
     assert p.errors == [], p.errors
     assert p.blocked == [], p.blocked
@@ -39,8 +65,8 @@ def shown_losses(pg):
     return lp.data(pg, "loss_history")["loss"]
 
 
-def test_a_step_is_exact_and_fifty_below_four_t_squared_lower_the_loss_and_keep_the_sum(new_page, request):
-    p = opened(new_page, request, "exported", "z=2,1,0.1&T=0.7&y=1&eps=0.1&lr=1.5&learn=1")  # 1.5 < 4T² = 1.96
+def test_a_step_is_exact_and_fifty_below_four_t_squared_lower_the_loss_and_keep_the_sum(lab):
+    p = lab("z=2,1,0.1&T=0.7&y=1&eps=0.1&lr=1.5&learn=1")  # 1.5 < 4T² = 1.96
     pg = p.pg
     s = lp.state(pg)
     assert shown_losses(pg) == [pytest.approx(float(core.cross_entropy(s["z"], 1, T=0.7, label_smoothing=0.1)),
@@ -87,12 +113,15 @@ def test_playing_for_five_seconds_shows_no_nan_and_a_drag_pauses_it(new_page, re
         for key in ("loss", "py", "update"):
             assert "NaN" not in lp.text(pg, f"readout-{key}") and "—" not in lp.text(pg, f"readout-{key}")
     assert len(seen[-1]) > len(seen[0]) > 1 and all(math.isfinite(v) for v in seen[-1])
-    # Changing T while playing keeps playing, from the new lesson (no settled wait: playing never settles).
+    # Changing T while playing keeps playing, from the new lesson (no settled wait: playing never settles), and the
+    # loss curve starts anew at its loss: a curve across two temperatures would show a jump no step made.
+    before = len(shown_losses(pg))
     pg.evaluate(f"(v) => {{ ({lp.FIND})('temperature').value = v; }}", math.log10(0.8))
-    steps = len(shown_losses(pg))
-    lp.wait_until(lambda: len(shown_losses(pg)) > steps + 5)
+    pg.wait_for_function(f"""() => {{ const lesson = ({lp.FIND})('lesson');
+      const h = globalThis.__softmax_explainer_pages.get(lesson).history;
+      return lesson.state.T === 0.8 && h.T === 0.8 && h.step.length > 5; }}""")
+    lp.wait_until(lambda: 5 < len(shown_losses(pg)) < before)
     assert lp.prop(pg, "play", "label") == "Pause"
-    pg.wait_for_function(f"() => ({lp.FIND})('lesson').state.T === 0.8")
     lp.drag(pg, 1, -40)
     assert lp.prop(pg, "play", "label") == "Play"
     # The drag's lesson reached Python; nothing of the steps before it comes back.
@@ -103,8 +132,8 @@ def test_playing_for_five_seconds_shows_no_nan_and_a_drag_pauses_it(new_page, re
     finish(p)
 
 
-def test_playing_stops_by_itself_at_the_logit_limit(new_page, request):
-    p = opened(new_page, request, "exported", "lr=100&T=0.01&y=1&learn=1")  # the first step would move dog by 10⁴
+def test_playing_stops_by_itself_at_the_logit_limit(lab):
+    p = lab("lr=100&T=0.01&y=1&learn=1")  # the first step would move dog by 10⁴
     lp.click(p.pg, "play")
     lp.wait_state(p.pg, "(s) => s.notice === 'at_limit'", timeout=10000)
     assert lp.prop(p.pg, "play", "label") == "Play"
@@ -112,9 +141,9 @@ def test_playing_stops_by_itself_at_the_logit_limit(new_page, request):
     finish(p)
 
 
-def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_draws_them(new_page, request):
+def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_draws_them(lab, new_page, request):
     link = "z=2,1,0.1&T=0.8&sample=1&n=10000&seed=20261201"
-    p = opened(new_page, request, "exported", link)
+    p = lab(link)
     pg = p.pg
     counts = lp.data(pg, "samples")["count"]
     s = lp.state(pg)
@@ -128,7 +157,7 @@ def test_ten_thousand_draws_follow_softmax_the_same_every_time_and_as_python_dra
     lp.wait_state(pg, "(s) => s.z[0] === 3")
     assert lp.data(pg, "samples")["count"] == counts
     assert "<td class=\"win\">" in lp.html(pg, "readout-race")
-    again = opened(new_page, request, "exported", link)
+    again = opened(new_page, request, "exported", link)  # a page opened at the link draws the same
     assert lp.data(again.pg, "samples")["count"] == counts
     lp.set_value(pg, "seed", "1")
     lp.wait_until(lambda: lp.data(pg, "samples")["count"] != counts)
@@ -141,8 +170,8 @@ JACOBIAN_CASES = [f"z={','.join(str(v) for v in np.linspace(-3, 3, K).round(3))}
                   for K in range(2, 11) for T in (0.01, 100)] + ["z=1,2,3&T=1", "z=8,0,0&T=0.01"]
 
 
-def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(new_page, request):
-    p = opened(new_page, request, "exported", "jacobian=1")
+def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(lab):
+    p = lab("jacobian=1")
     pg = p.pg
     assert lp.prop(pg, "jacobian_figure", "visible")
     for link in JACOBIAN_CASES:
@@ -164,8 +193,8 @@ def test_the_jacobian_is_diag_p_minus_ppt_over_t_and_its_rows_sum_to_zero(new_pa
     finish(p)
 
 
-def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_exact(new_page, request):
-    p = opened(new_page, request, "exported", "z=8,0,0&T=0.01&naive=1")
+def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_exact(lab):
+    p = lab("z=8,0,0&T=0.01&naive=1")
     pg = p.pg
     naive = lp.html(pg, "readout-naive")
     assert '<span class="badge nan">NaN</span>' in naive and "709.78" in naive
@@ -186,17 +215,14 @@ def test_the_naive_softmax_breaks_where_the_type_overflows_and_the_figures_stay_
     finish(p)
 
 
-def test_a_p_below_float64_is_written_alike_on_the_bars_the_table_and_the_naive_note(new_page, exported):
+def test_a_p_below_float64_is_written_alike_on_the_bars_the_table_and_the_naive_note(lab):
     """Issue 37: a bar labelled 3.67×10⁻³⁴⁸ beside a naive table whose every way says 0: the table of classes and
     the bar write the exact p from log p, and the naive table now says why its ways give 0, with the same value."""
-    p = new_page(block_network=True)
-    p.pg.goto(f"{exported.as_uri()}#z=100,0,0&T=0.125&naive=1&open=table&tour=0")
-    lp.wait_ready(p.pg)
-    lp.settled(p.pg)
+    p = lab("z=100,0,0&T=0.125&naive=1&open=table&tour=0")
     label = lp.data(p.pg, "probs")["label"][1]
     assert label == "3.67×10⁻³⁴⁸", label  # z/T = 800, 0, 0: e^-800 = 10^-347.435…
     written = label.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "−0123456789"))  # the readouts' HTML superscript
     assert written in lp.text(p.pg, "readout-probs")
     note = lp.text(p.pg, "readout-naive")
     assert "smallest float64" in note and f"dog {written}" in note and f"bird {written}" in note, note
-    assert p.errors == []
+    finish(p)

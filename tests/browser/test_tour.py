@@ -326,27 +326,46 @@ def test_add_one_never_moves_a_point_down_nor_the_figures(new_page, exported):
         before = after
 
 
-@pytest.mark.parametrize(("link", "step", "notice"), [("step=5", 5, False), ("step=99", 1, True),
-                                                       ("step=x", 1, True)])
-def test_a_link_opens_its_step_and_a_bad_one_the_first_with_a_notice(open_page, link, step, notice):  # noqa: F811
-    p = open_page(link)
-    s = lp.state(p.pg)
-    assert s["step"] == step and status(p.pg)["of"].startswith(f"Step {step} of {len(STEPS)} · ")
-    assert s["notice"].startswith("link_bad:") == notice
-    if notice:
-        assert "step" in lp.text(p.pg, "notice")
+def hash_link(p, link, settled):
+    """The exported page `p` reads `link` as its hash changes, as it reads the one it opens with; first a link to
+    step 2, so that a link whose lesson is the one shown is still read (`settled`: the state it gives)."""
+    p.pg.evaluate("() => { location.hash = 'step=2'; }")
+    lp.wait_state(p.pg, "(s) => s.step === 2")
+    p.pg.evaluate("(link) => { location.hash = link; }", link)
+    lp.wait_state(p.pg, settled)
+
+
+def test_a_link_opens_its_step_and_a_bad_one_the_first_with_a_notice(open_page):  # noqa: F811
+    """Served, each link opens a page (Python reads it too); exported, the first does and the page reads the others
+    as its hash changes."""
+    p = None
+    for link, step, notice in (("step=5", 5, False), ("step=99", 1, True), ("step=x", 1, True)):
+        if p is None or p.mode == "served":
+            p = open_page(link)
+        else:
+            bad = str(notice).lower()
+            hash_link(p, link, f"(s) => s.step === {step} && s.notice.startsWith('link_bad:') === {bad}")
+        s = lp.state(p.pg)
+        assert s["step"] == step and status(p.pg)["of"].startswith(f"Step {step} of {len(STEPS)} · "), link
+        assert s["notice"].startswith("link_bad:") == notice, link
+        if notice:
+            assert "step" in lp.text(p.pg, "notice"), link
 
 
 @pytest.mark.parametrize("open_page", ["served", "exported"], indirect=True)
 def test_a_link_to_a_step_opens_what_the_step_describes_and_one_with_values_opens_them(open_page):  # noqa: F811
     """Issue 37: `step=3` alone enters step 3 as Next does (its overflow on screen, nothing to set up); a link with
     lesson values opens them as they are, and the step's live text describes them."""
-    pg = open_page("step=3").pg
+    p = open_page("step=3")
+    pg = p.pg
     s = lp.state(pg)
     assert (s["z"], s["T"], s["naive"], s["initial"]) == ([8.0, 0.0, 0.0], 0.01, True, [8.0, 0.0, 0.0])
     assert not done(pg) and "NaN" in plain(TEXT["en"]["tour_naive_over"])
     assert plain(TEXT["en"]["tour_naive_over"]) in lp.text(pg, "tour_text")
-    pg = open_page("step=3&T=2").pg
+    if p.mode == "served":
+        pg = open_page("step=3&T=2").pg
+    else:  # read as the hash changes
+        hash_link(p, "step=3&T=2", "(s) => s.step === 3 && s.T === 2")
     s = lp.state(pg)
     assert (s["z"], s["T"], s["naive"]) == ([2.0, 1.0, 0.1], 2.0, False)
     assert plain(TEXT["en"]["tour_naive_fine"]) in lp.text(pg, "tour_text")
