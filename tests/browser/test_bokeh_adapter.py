@@ -31,6 +31,17 @@ def count_slider_setups(pg, view_js):
         }}""")
 
 
+def count_layouts(pg):
+    """Count the layouts the explainer's root view computes (LayoutDOMView._compute_layout), in window.__layouts
+    from 0: the ones `one_layout` notes as due are not counted until done."""
+    pg.evaluate(f"""() => {{ const root = Bokeh.index.find_one(({FIND})('explainer')); window.__layouts = 0;
+        if (!root._compute_layout.counted) {{
+          const compute = root._compute_layout;
+          root._compute_layout = function (...args) {{ window.__layouts++; return compute.apply(this, args); }};
+          root._compute_layout.counted = true;
+        }} }}""")
+
+
 def slide(pg, x, y, dx, moves):
     """Press at (x, y) and move right by dx at each of `moves` painted frames, then release."""
     pg.mouse.move(x, y)
@@ -479,32 +490,18 @@ def test_one_layout_a_new_look_lays_the_page_out_a_few_times_not_at_every_proper
     layout root: LayoutDOMView.invalidate_layout → compute_layout). Lecture mode sets hundreds of such properties;
     the page sets its look, fonts and controls inside `one_layout`, which lays the page out once after them: the
     toggle computed the root's layout 70 times before it (1.5 s on this machine), a few times after."""
-    count = f"""() => {{ const root = Bokeh.index.find_one(({FIND})('explainer')); window.__layouts = 0;
-        if (!root.compute_layout.counted) {{
-          const compute = root.compute_layout;
-          root.compute_layout = function (...args) {{ window.__layouts++; return compute.apply(this, args); }};
-          root.compute_layout.counted = true;
-        }} }}"""
-    pg.evaluate(count)
+    count_layouts(pg)
     button = f"({FIND})('add_one')"
     pg.evaluate(f"() => {{ const m = {button}; m.css_classes = [...m.css_classes, 'probe']; }}")
     assert pg.evaluate("() => window.__layouts") == 1  # at once, before the script goes on
     pg.evaluate(f"() => {{ const m = {button}; m.css_classes = m.css_classes.filter((c) => c !== 'probe'); }}")
     for lecture in (True, False):
-        pg.evaluate(count)
+        count_layouts(pg)
         lp.set_value(pg, "lecture", lecture, attr="active")
         lp.wait_state(pg, f"(s) => s.lecture === {str(lecture).lower()}")
         lp.settled(pg)
         assert pg.evaluate(f"() => ({FIND})('temperature').css_classes.includes('lecture-mode')") is lecture
         assert 1 <= pg.evaluate("() => window.__layouts") <= 10
-
-
-COUNT_COMPUTED = f"""() => {{ const root = Bokeh.index.find_one(({FIND})('explainer')); window.__computed = 0;
-    if (!root._compute_layout.counted) {{
-      const compute = root._compute_layout;
-      root._compute_layout = function (...args) {{ window.__computed++; return compute.apply(this, args); }};
-      root._compute_layout.counted = true;
-    }} }}"""
 
 
 def test_one_layout_a_new_language_lays_the_page_out_a_few_times_not_once_per_widget(pg):
@@ -513,17 +510,17 @@ def test_one_layout_a_new_language_lays_the_page_out_a_few_times_not_once_per_wi
     returned: a new language computed the root's layout 44 times (47 for Korean), one per widget. Now a few times;
     and a button's label changed by itself is laid out before the next frame is painted."""
     for lang in ("ko", "es", "en"):
-        pg.evaluate(COUNT_COMPUTED)
+        count_layouts(pg)
         lp.set_value(pg, "lang", lang)
         lp.wait_state(pg, f"(s) => s.lang === '{lang}'")
         lp.painted(pg)
         assert pg.evaluate(f"() => ({FIND})('add_one').label") != "", lang
-        assert 1 <= pg.evaluate("() => window.__computed") <= 10, lang
-    pg.evaluate(COUNT_COMPUTED)
+        assert 1 <= pg.evaluate("() => window.__layouts") <= 10, lang
+    count_layouts(pg)
     laid_out = pg.evaluate(f"""() => new Promise((done) => {{
         const m = ({FIND})('add_one'), label = m.label;
         m.label = label + ' ' + label;
-        const now = window.__computed;
-        requestAnimationFrame(() => {{ done([now, window.__computed]); m.label = label; }});
+        const now = window.__layouts;
+        requestAnimationFrame(() => {{ done([now, window.__layouts]); m.label = label; }});
       }})""")
     assert laid_out == [0, 1]
