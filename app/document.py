@@ -581,7 +581,7 @@ def build(s, mode="file", app_path="", app_url=""):
     bar_labels = LabelSet(source=sources["probs"], x="x", y="label_y", text="label", text_align="center",
                           y_offset=VIEW["bar_label_offset"], text_alpha="label_alpha", level="overlay")
     fig_p.add_layout(bar_labels)
-    fig_p.yaxis.ticker = FixedTicker(ticks=[0, 0.2, 0.4, 0.6, 0.8, 1])  # a probability's: none past 1, whatever the end
+    fig_p.yaxis.ticker = FixedTicker()  # a probability's, none past 1 whatever the end: the page sets them by height
     # A class's whole name and p under the pointer anywhere in its column: the axis may show its name shortened.
     fig_p.add_tools(HoverTool(renderers=[bars], mode="vline"))
     # The draws: each class's frequency, with its ±2σ whisker, over its bar.

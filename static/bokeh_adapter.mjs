@@ -97,6 +97,12 @@ export function inner_width_of(fig) {
   return fig.properties.inner_width.is_unset ? 0 : fig.inner_width;
 }
 
+/** The interval between the ticks `ticker` gives from lo to hi when asked for about n of them (a BasicTicker's
+ * AdaptiveTicker.get_interval: 1, 2 or 5 times a power of ten, the nearest to n ticks; a method of the model). */
+export function tick_interval(ticker, lo, hi, n) {
+  return ticker.get_interval(lo, hi, n);
+}
+
 /** Paint a figure again on cleared canvases (CanvasView.primary and .overlays, PlotView.request_repaint). A
  * figure at a fractional position never covers its canvas's first row and column whole, and a repaint does not
  * clear them: a new theme would keep the old one's light line along the figure's top and left. */

@@ -5,7 +5,7 @@
 // that the eye cannot see during a drag.
 
 import {
-  element_of, inner_width_of, markup_of, one_layout, repaint_clean, scalar, set_draggable, set_markup
+  element_of, inner_width_of, markup_of, one_layout, repaint_clean, scalar, set_draggable, set_markup, tick_interval
 } from "./bokeh_adapter.mjs";
 import { calibration_frame, draw_calibration } from "./calibration_view.mjs";
 import { draw_controls } from "./controls.mjs";
@@ -115,6 +115,7 @@ function draw_parts(page, s, f, t, { live, text, readouts }) {
   draw_axes(page, s, f);
   if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (!live) {
+    draw_y_ticks(page, s);
     draw_look(page, s);
     draw_fonts(page, s);
     draw_controls(page, s, t);
@@ -365,6 +366,28 @@ function draw_axes(page, s, f) {
   }
   a.glyphs.point_labels.visible = !f.many;
   page.applied.axes = axes;
+}
+
+// The least room from one tick's label to the next, in font sizes: a digit is about 0.7 of its font size tall,
+// and half a digit's height is left clear between two.
+const TICK_ROOM = 1.1;
+
+/** The two main figures' vertical axes with as many ticks as their labels have room for: the bars' p every 0.2, or
+ * every 0.5 where that is too close, and the logits as Bokeh ticks them (6 asked for), or asked for fewer until
+ * its interval leaves the room. On a phone, 79 px frames held seven and six labels of 12 px 10–12 px apart,
+ * touching. The frames' heights and the logits' range are the last layout's: a new one draws again (startup.mjs
+ * `resized`), and a gesture's frames keep the ticks they started with. */
+function draw_y_ticks(page, s) {
+  const { logit, prob } = page.a.figs;
+  if (!(logit.inner_height > 0 && prob.inner_height > 0)) return;
+  const room = parseFloat(page.a.sizes[s.lecture ? "lecture" : "normal"].yticks) * TICK_ROOM;
+  const ticker = page.a.axes.logit_y.ticker;
+  const { start, end } = logit.y_range;
+  let n = 6;
+  while (n > 2 && tick_interval(ticker, start, end, n) * logit.inner_height / (end - start) < room) n -= 1;
+  set_if_changed(ticker, { desired_num_ticks: n });
+  const step = 0.2 * prob.inner_height / (prob.y_range.end - prob.y_range.start) >= room ? 0.2 : 0.5;
+  set_if_changed(page.a.axes.prob_y.ticker, { ticks: step === 0.2 ? [0, 0.2, 0.4, 0.6, 0.8, 1] : [0, 0.5, 1] });
 }
 
 // The sweep's x is log10 T: its ticks are written as the T they stand for.

@@ -62,6 +62,16 @@ def pg(browser, exported):
     context.close()
 
 
+def test_tick_interval_is_the_distance_between_the_ticks_the_axis_draws(pg):
+    """A BasicTicker's interval for a range and a count asked (AdaptiveTicker.get_interval, a method of the model)
+    is the distance between the ticks its axis draws; from −6 to 6, five asked give 2 and four give 5."""
+    got = pg.evaluate(f"""() => {{ const fig = ({FIND})('logit_figure'), axis = fig.left[0], t = axis.ticker;
+        const ticks = Bokeh.index.find_one(fig).renderer_views.get(axis).tick_coords.major[1];
+        return [t.get_interval(fig.y_range.start, fig.y_range.end, t.desired_num_ticks), ticks[1] - ticks[0],
+                t.get_interval(-6, 6, 5), t.get_interval(-6, 6, 4)]; }}""")
+    assert got[0] == pytest.approx(got[1]) and got[2:] == [2, 5], got
+
+
 def test_view_of_finds_the_view_of_a_model(pg):
     assert pg.evaluate(f"() => {{ const m = ({FIND})('logit_figure'); return Bokeh.index.find_one(m).model === m; }}")
 

@@ -86,6 +86,21 @@ APART = [("point", "arrow"), ("point", "point_label"), ("point", "arrow_label"),
          ("bar_label", "target")]
 
 
+# The least distance between two labels of a figure's vertical axis, with their font size in px.
+TICK_GAPS = f"""() => Object.fromEntries(['logit_figure', 'prob_figure'].map((name) => {{
+  const fig = ({lp.FIND})(name), view = Bokeh.index.find_one(fig), axis = fig.left[0];
+  const ys = view.renderer_views.get(axis).tick_coords.major[1].map((t) => view.frame.y_scale.compute(t));
+  ys.sort((a, b) => a - b);
+  const size = axis.major_label_text_font_size;
+  return [name, [Math.min(...ys.slice(1).map((y, i) => y - ys[i])), parseFloat(size.value ?? size)]]; }}))"""
+
+
+def crowded_ticks(pg):
+    """The main figures whose vertical axis labels stand closer than 1.1 times their font size (static/draw.mjs
+    TICK_ROOM): a digit's height and half of it clear."""
+    return {name: gap for name, (gap, size) in pg.evaluate(TICK_GAPS).items() if gap < 1.1 * size - 0.5}
+
+
 def overlaps(boxes):
     def meet(a, b):
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
@@ -112,7 +127,9 @@ def lessons(K):
 
 def test_nothing_in_the_figures_covers_anything_else(new_page, exported):
     """K = 2, 3, 7, 10 at 375, 720, 1024 and 1440 px, with ε = 0 and 0.1, warm and cold: no two boxes that must
-    stay apart meet; and a bar's value is left out only where it is wider than its bar's share."""
+    stay apart meet; a bar's value is left out only where it is wider than its bar's share; and the vertical axes'
+    labels stand apart (on a phone the logits' seven and the bars' six labels of 12 px were 10–12 px apart), with
+    the bars' six where there is room."""
     p = new_page(block_network=True)
     p.pg.goto(exported.as_uri())
     lp.wait_ready(p.pg)
@@ -128,6 +145,9 @@ def test_nothing_in_the_figures_covers_anything_else(new_page, exported):
                 boxes = p.pg.evaluate(BOXES)
                 assert overlaps(boxes) == [], (width, link, overlaps(boxes))
                 assert cut_by_the_frame(boxes) == [], (width, link)
+                assert crowded_ticks(p.pg) == {}, (width, link)
+                if width == 1440:
+                    assert p.pg.evaluate(f"() => ({lp.FIND})('prob_figure').left[0].ticker.ticks.length") == 6
                 seen += 1
                 left_out += lp.data(p.pg, "probs")["label_alpha"].count(0)
     assert seen == len(WIDTHS) * len(CLASSES) * 4 and p.errors == []
@@ -148,6 +168,7 @@ def test_in_lecture_mode_a_value_near_1_stays_inside_the_probability_figure(new_
             lp.wait_state(p.pg, f"(s) => s.z.join() === '{z}' && s.y === {y} && s.lecture")
             boxes = p.pg.evaluate(BOXES)
             assert cut_by_the_frame(boxes) == [] and overlaps(boxes) == [], (width, link, cut_by_the_frame(boxes))
+            assert crowded_ticks(p.pg) == {}, (width, link)
     ticks = p.pg.evaluate(f"() => ({lp.FIND})('prob_figure').left[0].ticker.ticks")
     assert max(ticks) == 1, ticks
     assert p.errors == []
