@@ -75,6 +75,7 @@ export function draw(page, s, { live = false, text = true } = {}) {
     readouts: { ...f.readouts, ...lab.readouts, ...calibration.readouts, ...lm.readouts } }));
   if (live) return;
   fit_class_axes(page, s);
+  fit_y_ticks(page, s);
   // The document's language, for a screen reader's voice and the browser's line breaking; a notebook's is its own.
   if (a.mode !== "notebook" && document.documentElement.lang !== s.lang) document.documentElement.lang = s.lang;
   // After every title and key of this frame is written (a language, a vocabulary unpacked); a gesture's frames
@@ -115,7 +116,6 @@ function draw_parts(page, s, f, t, { live, text, readouts }) {
   draw_axes(page, s, f);
   if (text && !(live && page.unseen.has(a.inputs))) draw_inputs(page, s, t);
   if (!live) {
-    draw_y_ticks(page, s);
     draw_look(page, s);
     draw_fonts(page, s);
     draw_controls(page, s, t);
@@ -375,9 +375,9 @@ const TICK_ROOM = 1.1;
 /** The two main figures' vertical axes with as many ticks as their labels have room for: the bars' p every 0.2, or
  * every 0.5 where that is too close, and the logits as Bokeh ticks them (6 asked for), or asked for fewer until
  * its interval leaves the room. On a phone, 79 px frames held seven and six labels of 12 px 10–12 px apart,
- * touching. The frames' heights and the logits' range are the last layout's: a new one draws again (startup.mjs
- * `resized`), and a gesture's frames keep the ticks they started with. */
-function draw_y_ticks(page, s) {
+ * touching. After the frame's layout, as `fit_class_axes`: it reads the frames' heights, and a new look's font
+ * size comes with new heights; a gesture's frames keep the ticks they started with. */
+function fit_y_ticks(page, s) {
   const { logit, prob } = page.a.figs;
   if (!(logit.inner_height > 0 && prob.inner_height > 0)) return;
   const room = parseFloat(page.a.sizes[s.lecture ? "lecture" : "normal"].yticks) * TICK_ROOM;

@@ -30,12 +30,9 @@ def put(pg, link):
 
 
 @pytest.fixture(scope="module")
-def kept(browser, exported):
+def kept(browser, request):
     """One exported page, every non-file request refused, that the module's tests of the page's own numbers share."""
-    p = Page(browser, block_network=True, own_context=True)
-    p.pg.goto(exported.as_uri())
-    lp.wait_ready(p.pg)
-    p.session = None
+    p = served_or_exported(Page(browser, block_network=True, own_context=True), request, "exported")
     yield p
     p.close()
 
