@@ -19,8 +19,20 @@ def executable():
     return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=executable(), args=ARGS)
+def shell():
+    """Chromium's headless shell (Debian's chromium-headless-shell), else the system Chromium, else None.
+
+    The shell is what Playwright itself runs for headless tests (microsoft/playwright#33566): the same Blink, V8
+    and Skia as the browser of its version, without the browser's own layer (windows, tabs' UI, extensions). It
+    drives the suite's pages at 0.83 × the CPU of the whole browser over a run (the README); where a test's claim is
+    the browser people use (JupyterLab, an installed export offline, the fonts a page draws) and in the benchmarks,
+    the whole browser runs (`launch`)."""
+    return os.environ.get("CHROMIUM_SHELL") or shutil.which("chromium-headless-shell") or executable()
+
+
+def launch(playwright, executable_path=None):
+    """The system Chromium (or `executable_path`), headless, with the suite's arguments."""
+    return playwright.chromium.launch(executable_path=executable_path or executable(), args=ARGS)
 
 
 def local_only(target, *also, refused=None):

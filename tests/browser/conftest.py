@@ -1,4 +1,4 @@
-"""Real Chromium (the system `chromium`, driven by Playwright) against the served app and the exported file.
+"""Real Chromium (the system's, driven by Playwright) against the served app and the exported file.
 
 Browser tests skip when Chromium or Playwright is missing, unless REQUIRE_BROWSER=1 (as in .ci/run), where
 they fail instead. A test server that dies or never answers fails the test and prints its log.
@@ -32,7 +32,7 @@ def _missing(reason):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -40,9 +40,24 @@ def browser():
     if chromium.executable() is None:
         _missing("no system chromium on PATH")
     with sync_playwright() as pw:
-        b = chromium.launch(pw)
-        yield b
-        b.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Chromium's headless shell, where the page's behaviour is tested (tests/browser/chromium.py `shell`)."""
+    b = chromium.launch(playwright, chromium.shell())
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def real_browser(playwright):
+    """The whole system Chromium, for a claim about the browser people use: a module whose own `browser` fixture
+    gives it runs every page of its tests in it."""
+    b = chromium.launch(playwright)
+    yield b
+    b.close()
 
 
 # One browser context per browser for the tests' pages, each a tab in it, and in it one idle tab kept on each

@@ -50,14 +50,15 @@ MEASURE = """([chars, size, where, weight]) => {
 
 
 @pytest.fixture(scope="module")
-def latin_browser(browser, tmp_path_factory):
-    """A second Chromium, from the session's Playwright, that sees only Latin fonts."""
+def latin_browser(playwright, tmp_path_factory):
+    """The whole Chromium (the fonts a page draws are the browser's), from the session's Playwright, seeing only
+    Latin fonts."""
     conf = tmp_path_factory.mktemp("fonts") / "fonts.conf"
     dirs = "".join(f"<dir>{d}</dir>" for d in LATIN)
     conf.write_text(f'<?xml version="1.0"?><fontconfig>{dirs}'
                     f"<cachedir>{conf.parent / 'cache'}</cachedir></fontconfig>", encoding="utf-8")
-    b = browser.browser_type.launch(executable_path=chromium.executable(), args=chromium.ARGS,
-                                    env={"FONTCONFIG_FILE": str(conf), "HOME": str(conf.parent)})
+    b = playwright.chromium.launch(executable_path=chromium.executable(), args=chromium.ARGS,
+                                   env={"FONTCONFIG_FILE": str(conf), "HOME": str(conf.parent)})
     yield b
     b.close()
 

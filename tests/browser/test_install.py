@@ -26,6 +26,12 @@ def repository_files():
 
 
 @pytest.fixture(scope="module")
+def browser(real_browser):
+    """The installed export opened in the whole Chromium, as a learner opens it (conftest.py `real_browser`)."""
+    return real_browser
+
+
+@pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(python of a fresh venv holding the installed package, an unrelated folder)."""
     clone = tmp_path_factory.mktemp("clone")

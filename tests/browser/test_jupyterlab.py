@@ -65,6 +65,12 @@ def jupyterlab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def browser(real_browser):
+    """JupyterLab in the whole Chromium, the browser a notebook's reader uses (conftest.py `real_browser`)."""
+    return real_browser
+
+
+@pytest.fixture(scope="module")
 def lab(browser, jupyterlab):
     """The notebook open in JupyterLab, every cell run, the explainer drawn; every non-local request refused."""
     context = browser.new_context(service_workers="block", viewport={"width": 1400, "height": 1000})
