@@ -236,6 +236,7 @@ def opened(p, request, where, link=""):
         url, sessions, _ = request.getfixturevalue("served")
         p.pg.goto(f"{url}?{link}" if link else url)
         lp.wait_ready(p.pg)
+        lp.wait_joined(p.pg)
         own = sessions[-1]  # this page's session, whatever pages open after it
         p.session = lambda: own
     else:
@@ -303,6 +304,7 @@ def served_page(request, new_page, capfd):
     p = new_page()
     p.pg.goto(url)
     lp.wait_ready(p.pg)
+    lp.wait_joined(p.pg)
     p.explainer, p.records, p.first = sessions[-1], records, len(records.records)
     p.lesson = p.explainer.lesson
     yield p

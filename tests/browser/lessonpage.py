@@ -49,6 +49,17 @@ def wait_ready(pg, timeout=30000):
     settled(pg)
 
 
+def wait_joined(pg, timeout=30000):
+    """A served page: wait until its session's wire is joined to the page's (static/session_bridge.mjs `JOINED`), so
+    that what the page writes from here on reaches Python. The session's document comes over the websocket after the
+    page's explainer is drawn: on a busy server, after `wait_ready` (a text written before the join is not sent; the
+    page's answer to it is)."""
+    pg.wait_for_function("() => { const w = Bokeh.documents.map((d) => d.get_model_by_name('session_wire'))"
+                         ".find(Boolean);"
+                         " return w != null && globalThis.__softmax_explainer_joined?.has(w) === true; }",
+                         timeout=timeout)
+
+
 def state(pg):
     """The lesson the page holds (its `lesson` model)."""
     return pg.evaluate(STATE)

@@ -152,6 +152,7 @@ def forged_page(browser, served):
     p = Page(browser, own_context=True)
     p.pg.goto(url)
     lp.wait_ready(p.pg)
+    lp.wait_joined(p.pg)
     p.explainer, p.records = sessions[-1], records
     p.lesson = p.explainer.lesson
     yield p
@@ -242,6 +243,7 @@ def hostile_page(browser, request):
     pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
     pg.goto(url)
     lp.wait_ready(pg)
+    lp.wait_joined(pg)
 
     class P:
         pass

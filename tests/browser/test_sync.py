@@ -26,11 +26,11 @@ def open_served(p, served):
     p.pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: p.sent.append(str(payload))))
     p.pg.goto(url)
     lp.wait_ready(p.pg)
+    lp.wait_joined(p.pg)
     p.explainer = sessions[-1]
     p.lesson = p.explainer.lesson
-    # Until the page's wire and its session's are joined (static/session_bridge.mjs looks for the page's every
-    # 50 ms), what the page wrote as it opened is still to be sent: a test counting messages would count it. Joined,
-    # every wire in the page holds the text Python's holds.
+    # What the page wrote as it opened (a link's lesson) is sent as the wires join: a test counting messages would
+    # count it. Once it is in, every wire in the page holds the text Python's holds.
     wires = "() => Bokeh.documents.map((d) => d.get_model_by_name('wire')?.text).filter((t) => t !== undefined)"
     lp.wait_until(lambda: set(p.pg.evaluate(wires)) == {p.explainer._wire.text}, timeout=15)
     return p
