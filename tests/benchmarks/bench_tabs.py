@@ -1,13 +1,15 @@
-"""Opening the exported page in Chromium three ways, as the browser tests may: the CPU and the time to ready.
+"""Opening the exported page in Chromium four ways, as the browser tests may: the CPU and the time to ready.
 
     python tests/benchmarks/bench_tabs.py [--rounds 6]
 
 Each round opens the page once each way, in turn: in a browser context of its own (a fresh profile's
-processes and caches), as a tab of one shared context, and as a tab of that context beside an idle tab kept on
+processes and caches), as a tab of one shared context, as a tab of that context beside an idle tab kept on
 the same file (tests/browser/conftest.py `Page`: the new tab starts in the idle tab's renderer, whose scripts are
-compiled already). Ready is `lessonpage.wait_ready`; the CPU is the whole machine's busy time from the start of
-the load until 1.5 s after ready (every process the browser runs, the page's last frames included), so run it
-on a quiet machine. The first round is a warm-up, left out. Ratios are to the context of its own.
+compiled already), and that third way in Chromium's headless shell, which runs the browser tests
+(tests/browser/chromium.py `shell`; left out when it is not installed). Ready is `lessonpage.wait_ready`; the
+CPU is the whole machine's busy time from the start of the load until 1.5 s after ready (every process the
+browser runs, the page's last frames included), so run it on a quiet machine. The first round is a warm-up,
+left out. Ratios are to the context of its own.
 """
 
 import argparse
@@ -28,7 +30,8 @@ from tests.browser import chromium  # noqa: E402
 from tests.browser import lessonpage as lp  # noqa: E402
 
 SIZE = {"width": 1280, "height": 960}
-WAYS = ["a context of its own", "a tab of a shared context", "a tab beside an idle tab of the file"]
+WAYS = ["a context of its own", "a tab of a shared context", "a tab beside an idle tab of the file",
+        "the same in the headless shell"]
 
 
 def busy_seconds():
@@ -58,21 +61,24 @@ def main():
     path = Path(tempfile.mkdtemp()) / "explainer.html"
     path.write_text(page_html(Lesson()), encoding="utf-8")
     url = path.as_uri()
-    figures = {way: [] for way in WAYS}
+    ways = WAYS if chromium.shell() != chromium.executable() else WAYS[:3]
+    figures = {way: [] for way in ways}
     with sync_playwright() as pw:
         browser = chromium.launch(pw)
-        shared = {way: browser.new_context(viewport=SIZE) for way in WAYS[1:]}
-        idle = shared[WAYS[2]].new_page()
-        idle.goto(url, wait_until="load")
+        shell = chromium.launch(pw, chromium.shell())
+        shared = {way: (shell if way == WAYS[3] else browser).new_context(viewport=SIZE) for way in ways[1:]}
+        for way in ways[2:]:
+            shared[way].new_page().goto(url, wait_until="load")  # the idle tab
         for k in range(args.rounds):
-            for way in WAYS:
+            for way in ways:
                 ready, cpu = open_once(browser, shared, way, f"{url}#z=1,2,{k}")
                 if k:
                     figures[way].append((ready, cpu))
         browser.close()
+        shell.close()
     base_ready, base_cpu = (statistics.median(v[i] for v in figures[WAYS[0]]) for i in (0, 1))
     print(f"the exported page opened {args.rounds - 1} times each way (medians; ratios to a context of its own)")
-    for way in WAYS:
+    for way in ways:
         ready, cpu = (statistics.median(v[i] for v in figures[way]) for i in (0, 1))
         print(f"  {way:38} ready {ready:5.2f} s ({ready / base_ready:4.2f} x)   "
               f"CPU {cpu:5.2f} s ({cpu / base_cpu:4.2f} x)")
