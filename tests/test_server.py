@@ -100,7 +100,11 @@ def test_the_next_start_removes_what_a_run_killed_outright_left(tmp_path, monkey
     stale = tmp_path / f"{server.RUN_PREFIX}{ended.pid}-x"
     stale.mkdir()
     (stale / "pages.json").write_text("{}")
-    left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(stale)])
+    left = subprocess.Popen([sys.executable, "-c", "import time; print(flush=True); time.sleep(60)", str(stale)],
+                            stdout=subprocess.PIPE)
+    # Running, as a left nginx has long been: Popen returns once the child's exec begins, before the kernel shows its
+    # command line (/proc/PID/cmdline reads empty for a moment), which a loaded machine made long enough to fail.
+    left.stdout.readline()
     (stale / "nginx.pid").write_text(f"{left.pid}\n")
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # names no folder: left alone
     ours = tmp_path / f"{server.RUN_PREFIX}{os.getpid()}-y"  # a live run's
@@ -115,6 +119,7 @@ def test_the_next_start_removes_what_a_run_killed_outright_left(tmp_path, monkey
     finally:
         for proc in (left, other):
             proc.kill()
+        left.stdout.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG)")

@@ -23,10 +23,11 @@ def shell():
     """Chromium's headless shell (Debian's chromium-headless-shell), else the system Chromium, else None.
 
     The shell is what Playwright itself runs for headless tests (microsoft/playwright#33566): the same Blink, V8
-    and Skia as the browser of its version, without the browser's own layer (windows, tabs' UI, extensions). It
-    drives the suite's pages at 0.83 × the CPU of the whole browser over a run (the README); where a test's claim is
-    the browser people use (JupyterLab, an installed export offline, the fonts a page draws) and in the benchmarks,
-    the whole browser runs (`launch`)."""
+    and Skia as the browser of its version, without the browser's own layer (windows, tabs' UI, extensions): its
+    browser process does a third of the whole browser's work, and a run of the suite takes 0.79 × the machine's CPU
+    (the README; tests/browser/test_shell.py checks that it shows the page alike). Where a test's claim is the
+    browser people use (JupyterLab, an installed export offline, the fonts a page draws) and in the benchmarks, the
+    whole browser runs (`launch`)."""
     return os.environ.get("CHROMIUM_SHELL") or shutil.which("chromium-headless-shell") or executable()
 
 
