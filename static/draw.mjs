@@ -201,7 +201,7 @@ function fit_to_figures(page, f, s, live) {
   const font = `${size.labels} ${scalar(a.glyphs.bar_labels.text_font)}`;
   const room = {
     logit: { x: logit.inner_width / span(f.x_range), y: logit.inner_height / span(window) },
-    prob: { x: prob.inner_width / span(f.x_range), y: prob.inner_height / (prob.y_range.end - prob.y_range.start) },
+    prob: { x: prob.inner_width / span(f.x_range), y: y_per_unit(prob) },
     radius: size.point / 2, ...labels, width_of: (text) => text_width(page, font, text),
   };
   return fit(f, room, a.view);
@@ -384,10 +384,15 @@ function fit_y_ticks(page, s) {
   const ticker = page.a.axes.logit_y.ticker;
   const { start, end } = logit.y_range;
   let n = 6;
-  while (n > 2 && tick_interval(ticker, start, end, n) * logit.inner_height / (end - start) < room) n -= 1;
+  while (n > 2 && tick_interval(ticker, start, end, n) * y_per_unit(logit) < room) n -= 1;
   set_if_changed(ticker, { desired_num_ticks: n });
-  const step = 0.2 * prob.inner_height / (prob.y_range.end - prob.y_range.start) >= room ? 0.2 : 0.5;
-  set_if_changed(page.a.axes.prob_y.ticker, { ticks: step === 0.2 ? [0, 0.2, 0.4, 0.6, 0.8, 1] : [0, 0.5, 1] });
+  const ticks = 0.2 * y_per_unit(prob) >= room ? [0, 0.2, 0.4, 0.6, 0.8, 1] : [0, 0.5, 1];
+  set_if_changed(page.a.axes.prob_y.ticker, { ticks });
+}
+
+// A figure's vertical pixels per unit of its y range, as last laid out.
+function y_per_unit(fig) {
+  return fig.inner_height / (fig.y_range.end - fig.y_range.start);
 }
 
 // The sweep's x is log10 T: its ticks are written as the T they stand for.
