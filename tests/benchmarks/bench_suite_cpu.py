@@ -16,6 +16,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.benchmarks.bench_tabs import busy_seconds  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
 # pytest-xdist starts each worker as `python -c "import sys;exec(eval(sys.stdin.readline()))"` (execnet's popen).
@@ -23,12 +28,6 @@ KINDS = (("exec(eval(sys.stdin", "pytest's workers"), ("pytest", "pytest's own p
          ("panel serve", "servers the tests start"), ("app serve", "servers the tests start"),
          ("jupyter", "JupyterLab and its kernels"), ("ipykernel", "JupyterLab and its kernels"),
          ("nginx", "nginx"), ("node", "node (Playwright's driver, the twins' tests)"), ("pip", "pip"))
-
-
-def busy_seconds():
-    with open("/proc/stat") as f:
-        ticks = [int(v) for v in f.readline().split()[1:]]
-    return (sum(ticks) - ticks[3] - ticks[4]) / HZ
 
 
 def kind_of(pid):
